@@ -1,0 +1,5 @@
+import type { ActivityDeps } from '../deps';
+
+export function createNotificationActivities(_deps: ActivityDeps) {
+  return {};
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Secrets generated once per installation and kept out of the repository (.data is git-ignored). */
+interface LocalSecrets {
+  sessionSecret: string;
+  appDbPassword: string;
+}
+
+function localSecrets(dataDir: string): LocalSecrets {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  mkdirSync(dataDir, { recursive: true });
+  const secrets: LocalSecrets = {
+    sessionSecret: randomBytes(32).toString('hex'),
+    appDbPassword: randomBytes(18).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export interface TemporalConfig {
+  address: string | undefined; // undefined: start the embedded dev server
+  namespace: string;
+  taskQueue: string;
+  tlsCertPath?: string;
+  tlsKeyPath?: string;
+  apiKey?: string;
+  webUiUrl: string;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Owner connection (migrations, bootstrap). Undefined: embedded PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** Connection of the non-owner application role; derived from databaseUrl when unset. */
+  appDatabaseUrl: string | undefined;
+  appDbRole: string;
+  appDbPassword: string;
+  embeddedPgPort: number;
+  sessionSecret: string;
+  sessionIdleMinutes: number;
+  sessionAbsoluteHours: number;
+  secureCookies: boolean;
+  temporal: TemporalConfig;
+  logLevel: string;
+  seedDemo: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(projectRoot, env.DATA_DIR ?? '.data');
+  const secrets = localSecrets(dataDir);
+  const mode = (env.NODE_ENV as Config['env']) ?? 'development';
+  return {
+    env: mode,
+    port: Number(env.PORT ?? 3000),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    appDatabaseUrl: env.APP_DATABASE_URL || undefined,
+    appDbRole: env.APP_DB_ROLE ?? 'cp_app',
+    appDbPassword: env.APP_DB_PASSWORD ?? secrets.appDbPassword,
+    embeddedPgPort: Number(env.EMBEDDED_PG_PORT ?? 5433),
+    sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
+    sessionIdleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 30),
+    sessionAbsoluteHours: Number(env.SESSION_ABSOLUTE_HOURS ?? 12),
+    secureCookies: env.SECURE_COOKIES === 'true',
+    temporal: {
+      address: env.TEMPORAL_ADDRESS || undefined,
+      namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+      taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'compliance',
+      tlsCertPath: env.TEMPORAL_TLS_CERT || undefined,
+      tlsKeyPath: env.TEMPORAL_TLS_KEY || undefined,
+      apiKey: env.TEMPORAL_API_KEY || undefined,
+      webUiUrl: env.TEMPORAL_WEB_UI_URL ?? 'http://localhost:8233',
+    },
+    logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'warn' : 'info'),
+    seedDemo: env.SEED_DEMO !== 'false',
+  };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { PASSWORD_MIN_LENGTH } from '../auth/password';
+import { ROLES } from '../auth/roles';
+
+export const TIPI_INTERMEDIARIO = ['banca', 'istituto_pagamento', 'imel', 'sim', 'sgr', 'casp', 'assicurazione', 'fiduciaria', 'professionista', 'altro'] as const;
+
+export const codAziendaSchema = z.string().trim().regex(/^[A-Z0-9_-]{2,20}$/, 'Codice azienda: 2-20 caratteri tra A-Z, 0-9, _ e -');
+
+export const aziendaCreateSchema = z.object({
+  cod_azienda: codAziendaSchema,
+  ragione_sociale: z.string().trim().min(2, 'Indica la ragione sociale').max(200),
+  codice_fiscale: z.string().trim().regex(/^[A-Z0-9]{11,16}$/i, 'Codice fiscale non valido').optional().or(z.literal('').transform(() => undefined)),
+  partita_iva: z.string().trim().regex(/^\d{11}$/, 'La partita IVA ha 11 cifre').optional().or(z.literal('').transform(() => undefined)),
+  tipo_intermediario: z.enum(TIPI_INTERMEDIARIO),
+  indirizzo: z.string().trim().max(300).optional(),
+  email: z.email('Email non valida').optional().or(z.literal('').transform(() => undefined)),
+  pec: z.email('PEC non valida').optional().or(z.literal('').transform(() => undefined)),
+});
+export const aziendaUpdateSchema = aziendaCreateSchema.omit({ cod_azienda: true }).partial().extend({ attiva: z.boolean().optional() });
+
+export const passwordSchema = z.string().min(PASSWORD_MIN_LENGTH, `La password deve avere almeno ${PASSWORD_MIN_LENGTH} caratteri`).max(200);
+
+export const utenteCreateSchema = z.object({
+  cod_azienda: codAziendaSchema.nullable().optional(),
+  username: z.string().trim().toLowerCase().regex(/^[a-z0-9._-]{3,60}$/, 'Nome utente: 3-60 caratteri tra a-z, 0-9, punto, _ e -'),
+  email: z.email('Email non valida'),
+  nome: z.string().trim().min(1, 'Indica il nome').max(100),
+  cognome: z.string().trim().min(1, 'Indica il cognome').max(100),
+  password: passwordSchema,
+  ruoli: z.array(z.enum(ROLES)).min(1, 'Assegna almeno un ruolo'),
+});
+export const utenteUpdateSchema = utenteCreateSchema.omit({ username: true, cod_azienda: true, password: true })
+  .partial().extend({ attivo: z.boolean().optional(), password: passwordSchema.optional() });
+
+export type AziendaCreate = z.infer<typeof aziendaCreateSchema>;
+export type UtenteCreate = z.infer<typeof utenteCreateSchema>;

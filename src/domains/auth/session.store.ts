@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { SessionRow } from '../../http/context';
+
+const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+
+export interface SessionPolicy { idleMinutes: number; absoluteHours: number }
+
+/**
+ * Server-side sessions in PostgreSQL. The cookie carries a random id; the table keeps
+ * only its hash, so a leaked table cannot be replayed as cookies.
+ */
+export class SessionStore {
+  constructor(private readonly db: Knex, private readonly policy: SessionPolicy) {}
+
+  async create(input: { kind?: string; codUtente: string | null; tenant: string | null; mfaOk: boolean; ip?: string; userAgent?: string; data?: Record<string, unknown> }): Promise<{ id: string; row: SessionRow }> {
+    const id = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const [row] = await this.db('sessions').insert({
+      id_hash: hashId(id),
+      kind: input.kind ?? 'staff',
+      cod_utente: input.codUtente,
+      tenant_attivo: input.tenant,
+      mfa_ok: input.mfaOk,
+      data: input.data ?? {},
+      ip: input.ip,
+      user_agent: input.userAgent?.slice(0, 400),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: new Date(now.getTime() + this.policy.absoluteHours * 3600_000),
+    }).returning('*');
+    return { id, row: row as SessionRow };
+  }
+
+  /** The live session for a cookie value, or undefined when unknown, idle too long or past its absolute end. */
+  async load(id: string): Promise<SessionRow | undefined> {
+    const row = (await this.db('sessions').where({ id_hash: hashId(id) }).first()) as SessionRow | undefined;
+    if (!row) return undefined;
+    const now = Date.now();
+    const idleLimit = new Date(row.last_seen_at).getTime() + this.policy.idleMinutes * 60_000;
+    if (now > new Date(row.expires_at).getTime() || now > idleLimit) {
+      await this.db('sessions').where({ id_hash: row.id_hash }).delete();
+      return undefined;
+    }
+    // Touch at most once a minute: the idle clock does not need more precision than that.
+    if (now - new Date(row.last_seen_at).getTime() > 60_000) {
+      await this.db('sessions').where({ id_hash: row.id_hash }).update({ last_seen_at: new Date() });
+    }
+    return row;
+  }
+
+  async update(idHash: string, patch: Partial<Pick<SessionRow, 'mfa_ok' | 'tenant_attivo' | 'data'>>): Promise<void> {
+    await this.db('sessions').where({ id_hash: idHash }).update(patch);
+  }
+
+  async destroy(idHash: string): Promise<void> {
+    await this.db('sessions').where({ id_hash: idHash }).delete();
+  }
+
+  async destroyForUser(codUtente: string): Promise<void> {
+    await this.db('sessions').where({ cod_utente: codUtente }).delete();
+  }
+
+  async purgeExpired(): Promise<number> {
+    return this.db('sessions').where('expires_at', '<', new Date()).delete();
+  }
+}

@@ -1,0 +1,25 @@
+import type Router from '@koa/router';
+import type { AppServices } from '../app';
+import type { AppState } from '../http/context';
+import { registerAuthRoutes } from './auth/auth.routes';
+import { registerAdminRoutes } from './admin/admin.routes';
+import { registerOrganizzazionePages } from './admin/organizzazione.pages';
+import { registerAuditRoutes } from './audit/audit.routes';
+import { registerNotificationRoutes } from './notifications/notifications.routes';
+import { registerCaseRoutes } from './cases/cases.routes';
+import { registerCasePages } from './cases/cases.pages';
+import { registerSystemRoutes } from './system/system.routes';
+
+export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
+
+/** Adding an area adds one line here. */
+export const domains: RegisterRoutes[] = [
+  registerSystemRoutes,
+  registerAuthRoutes,
+  registerAdminRoutes,
+  registerOrganizzazionePages,
+  registerAuditRoutes,
+  registerNotificationRoutes,
+  registerCaseRoutes,
+  registerCasePages,
+];

@@ -1,0 +1,51 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type Koa from 'koa';
+import type { z } from 'zod';
+import type { Role } from '../domains/auth/roles';
+import { requireRoles } from './auth';
+import type { AppState } from './context';
+import type { OpenApiRegistry } from './openapi';
+import { parseOrThrow } from './validate';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type ApiCtx = RouterContext<AppState>;
+
+export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  /** 'public': no session needed (the handler does its own checks). */
+  roles: readonly Role[] | 'public';
+  body?: B;
+  query?: Q;
+  response?: z.ZodType;
+  status?: number;
+  handler: (ctx: ApiCtx, input: { body: z.infer<B>; query: z.infer<Q>; params: Record<string, string> }) => Promise<unknown>;
+}
+
+/**
+ * Declares a JSON endpoint once: the route, its role check, zod validation (422 problem
+ * details on bad input) and its OpenAPI operation all come from the same definition.
+ */
+export function apiRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(
+  router: Router<AppState>, openapi: OpenApiRegistry, def: ApiRouteDef<B, Q>,
+) {
+  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], roles: def.roles, body: def.body, query: def.query, response: def.response, successStatus: def.status ?? 200 });
+  const guard: Koa.Middleware<AppState>[] = def.roles === 'public' ? [] : [requireRoles(...def.roles)];
+  const handler = async (ctx: ApiCtx) => {
+    const raw = (ctx.request as unknown as { body?: unknown }).body;
+    const body = def.body ? parseOrThrow(def.body, raw ?? {}) : (raw as z.infer<B>);
+    const query = def.query ? parseOrThrow(def.query, ctx.query) : (ctx.query as z.infer<Q>);
+    const result = await def.handler(ctx, { body, query, params: ctx.params as Record<string, string> });
+    if (result !== undefined) {
+      ctx.status = def.status ?? 200;
+      ctx.body = result;
+    } else if (ctx.body === undefined) {
+      ctx.status = 204;
+    }
+  };
+  const m = def.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+  (router[m] as (path: string, ...mw: unknown[]) => unknown)(def.path, ...guard, handler);
+}

@@ -1,0 +1,80 @@
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import type { Role } from '../domains/auth/roles';
+import type { SessionStore } from '../domains/auth/session.store';
+import { withPlatform } from '../db/tenant';
+import type { AppState, SessionUser } from './context';
+import { forbidden, HttpError, noTenant, unauthenticated } from './errors';
+
+export const SESSION_COOKIE = 'cp_sid';
+
+export function cookieOptions(secure: boolean, maxAgeMs?: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure, overwrite: true, path: '/', maxAge: maxAgeMs };
+}
+
+export async function loadUser(db: Knex, codUtente: string): Promise<SessionUser | undefined> {
+  return withPlatform(db, null, (trx) =>
+    trx('utenti').where({ cod_utente: codUtente, attivo: true })
+      .first('cod_utente', 'cod_azienda', 'username', 'email', 'nome', 'cognome', 'ruoli', 'totp_enabled'));
+}
+
+/** Loads the session and its user; a session whose user was disabled is ended. */
+export function sessionMiddleware(store: SessionStore, db: Knex): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    const sid = ctx.cookies.get(SESSION_COOKIE);
+    if (sid) {
+      const session = await store.load(sid);
+      if (session?.kind === 'staff' && session.cod_utente) {
+        const user = await loadUser(db, session.cod_utente);
+        if (user) {
+          ctx.state.session = session;
+          ctx.state.user = user;
+          ctx.state.tenant = session.tenant_attivo ?? user.cod_azienda;
+        } else {
+          await store.destroy(session.id_hash);
+        }
+      } else if (session) {
+        ctx.state.session = session;
+      }
+    }
+    await next();
+  };
+}
+
+const wantsHtml = (ctx: Koa.Context) => !ctx.path.startsWith('/api/') && !ctx.path.startsWith('/auth/') && ctx.accepts('html', 'json') === 'html';
+
+/** Signed in with both factors. Pages are sent to the step they still owe; the API answers 401. */
+export function requireAuth(): Koa.Middleware<AppState> {
+  return async (ctx, next) => {
+    const { session, user } = ctx.state;
+    if (!session || !user) {
+      if (wantsHtml(ctx) && ctx.method === 'GET') return ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
+      throw unauthenticated();
+    }
+    if (!session.mfa_ok) {
+      if (wantsHtml(ctx) && ctx.method === 'GET') return ctx.redirect(user.totp_enabled ? '/totp/verify' : '/totp/setup');
+      throw new HttpError(401, 'MFA_REQUIRED', 'Secondo fattore richiesto', 'Completa la verifica TOTP');
+    }
+    await next();
+  };
+}
+
+export const hasRole = (user: SessionUser | undefined, roles: readonly Role[]) =>
+  !!user && user.ruoli.some((r) => roles.includes(r));
+
+/** Requires the session and one of the roles. */
+export function requireRoles(...roles: Role[]): Koa.Middleware<AppState> {
+  const auth = requireAuth();
+  return (ctx, next) =>
+    auth(ctx, async () => {
+      if (!hasRole(ctx.state.user, roles)) throw forbidden();
+      await next();
+    });
+}
+
+/** The tenant of the request; a user without one gets the dedicated page. */
+export function tenantOf(ctx: Koa.ParameterizedContext<AppState>): string {
+  const t = ctx.state.tenant;
+  if (!t) throw noTenant();
+  return t;
+}

@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import type { Role } from '../domains/auth/roles';
+
+export interface SessionUser {
+  cod_utente: string;
+  cod_azienda: string | null;
+  username: string;
+  email: string;
+  nome: string;
+  cognome: string;
+  ruoli: Role[];
+  totp_enabled: boolean;
+}
+
+export interface SessionRow {
+  id_hash: string;
+  kind: string;
+  cod_utente: string | null;
+  tenant_attivo: string | null;
+  mfa_ok: boolean;
+  data: Record<string, unknown>;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+export interface AppState {
+  session?: SessionRow;
+  user?: SessionUser;
+  /** The tenant this request acts in: the user's, or the one a superadmin switched to. */
+  tenant?: string | null;
+  csrfToken?: string;
+  flash?: { type: 'success' | 'danger' | 'warning' | 'info'; message: string }[];
+  trx?: Knex.Transaction;
+}
+
+export const actorOf = (u: SessionUser | undefined) => (u ? u.username : 'system');

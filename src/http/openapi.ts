@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+export interface OpenApiOperation {
+  method: string;
+  path: string; // koa style (:id)
+  summary: string;
+  tags: string[];
+  roles?: readonly string[] | 'public';
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response?: z.ZodType;
+  successStatus: number;
+}
+
+/** Collected as routes are declared, so the document cannot drift from the validation. */
+export class OpenApiRegistry {
+  private readonly ops = new Map<string, OpenApiOperation>();
+
+  add(op: OpenApiOperation) {
+    this.ops.set(`${op.method} ${op.path}`, op);
+  }
+
+  document(info: { title: string; version: string }) {
+    const paths: Record<string, Record<string, unknown>> = {};
+    const problem = { $ref: '#/components/schemas/Problem' };
+    for (const op of [...this.ops.values()].sort((a, b) => a.path.localeCompare(b.path))) {
+      const oaPath = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const params = [...op.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      if (op.query) {
+        const js = z.toJSONSchema(op.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
+        for (const [name, schema] of Object.entries(js.properties ?? {})) params.push({ name, in: 'query', required: (js.required ?? []).includes(name), schema: schema as never });
+      }
+      const responses: Record<string, unknown> = {
+        [String(op.successStatus)]: {
+          description: 'OK',
+          content: op.response ? { 'application/json': { schema: z.toJSONSchema(op.response, { io: 'output', unrepresentable: 'any' }) } } : undefined,
+        },
+        default: { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: problem } } },
+      };
+      (paths[oaPath] ??= {})[op.method.toLowerCase()] = {
+        summary: op.summary,
+        tags: op.tags,
+        parameters: params.length ? params : undefined,
+        requestBody: op.body ? { required: true, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } : undefined,
+        responses,
+        security: op.roles === 'public' ? [] : undefined,
+        'x-roles': op.roles === 'public' ? undefined : op.roles,
+      };
+    }
+    return {
+      openapi: '3.1.0',
+      info,
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cp_sid' } },
+        schemas: {
+          Problem: {
+            type: 'object',
+            properties: {
+              type: { type: 'string' }, title: { type: 'string' }, status: { type: 'integer' }, detail: { type: 'string' }, code: { type: 'string' },
+              errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+              allowed_actions: { type: 'array', items: { type: 'string' } },
+            },
+            required: ['type', 'title', 'status', 'code'],
+          },
+        },
+      },
+      security: [{ session: [] }],
+      paths,
+    };
+  }
+}

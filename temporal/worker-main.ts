@@ -1,0 +1,20 @@
+import { loadConfig } from '../src/config';
+import { createKnex, deriveAppUrl } from '../src/db/knex';
+import { logger } from '../src/infra/logger';
+import { externalAddresses } from '../src/runtime/infrastructure';
+import { createWorker } from './worker';
+
+/** `npm run worker`: the Temporal worker alone (production); scale it by running more. */
+async function main() {
+  const config = loadConfig();
+  const { ownerUrl, temporalAddress } = externalAddresses(config);
+  const db = createKnex(config.appDatabaseUrl ?? deriveAppUrl(ownerUrl, config.appDbRole, config.appDbPassword));
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger });
+  const stop = () => worker.shutdown();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  await worker.run();
+  await connection.close();
+  await db.destroy();
+}
+main().catch((err) => { logger.error({ err }, 'worker failed'); process.exit(1); });

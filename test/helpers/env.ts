@@ -1,0 +1,141 @@
+import { Client, Connection } from '@temporalio/client';
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { prepareDatabase } from '../../src/db/bootstrap';
+import { createKnex } from '../../src/db/knex';
+import { withPlatform } from '../../src/db/tenant';
+import { buildDeps, closeDeps, type Deps } from '../../src/deps';
+import { createAzienda, createUtente } from '../../src/domains/admin/admin.commands';
+import type { Role } from '../../src/domains/auth/roles';
+import { startEmbeddedPostgres } from '../../src/infra/embedded-pg';
+import { freePort } from '../../src/infra/free-port';
+import { startTemporalDevServer } from '../../temporal/dev-server';
+import { createWorker } from '../../temporal/worker';
+import { TestClient } from './http-client';
+import { nextTotpCode, randomTotpSecret } from './totp';
+
+export interface TestUser {
+  cod_utente: string;
+  cod_azienda: string | null;
+  username: string;
+  password: string;
+  totpSecret: string;
+  ruoli: Role[];
+}
+
+export interface TestEnv {
+  baseUrl: string;
+  /** Owner connection: bypasses nothing by itself, but may alter tables (tamper tests). */
+  ownerDb: Knex;
+  ownerUrl: string;
+  deps: Deps;
+  temporal: Client;
+  temporalAddress: string;
+  createTenant(code?: string): Promise<string>;
+  createUser(opts: { tenant: string | null; roles: Role[]; totp?: boolean; username?: string }): Promise<TestUser>;
+  /** A client signed in through POST /auth/login with password and TOTP. */
+  login(user: TestUser): Promise<TestClient>;
+  client(): TestClient;
+  stop(): Promise<void>;
+}
+
+let envPromise: Promise<TestEnv> | undefined;
+
+/** One real stack per test run, started on first use: PostgreSQL, Temporal dev server, worker, web. */
+export function getTestEnv(): Promise<TestEnv> {
+  envPromise ??= startTestEnv();
+  return envPromise;
+}
+
+export async function stopTestEnv(): Promise<void> {
+  if (!envPromise) return;
+  const env = await envPromise.catch(() => undefined);
+  envPromise = undefined;
+  await env?.stop();
+}
+
+async function startTestEnv(): Promise<TestEnv> {
+  process.env.NODE_ENV = 'test';
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' });
+  const stops: (() => Promise<void>)[] = [];
+  let ownerUrl: string;
+  const dbName = `cp_test_${randomBytes(4).toString('hex')}`;
+  if (process.env.DATABASE_URL) {
+    // The machine's server: a throw-away database per run.
+    const admin = createKnex(process.env.DATABASE_URL, { max: 1 });
+    await admin.raw(`create database ${dbName}`);
+    await admin.destroy();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${dbName}`;
+    ownerUrl = u.toString();
+    stops.push(async () => {
+      const a = createKnex(process.env.DATABASE_URL!, { max: 1 });
+      await a.raw(`drop database if exists ${dbName} with (force)`);
+      await a.destroy();
+    });
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'cp-pg-'));
+    const pg = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false, database: dbName });
+    ownerUrl = pg.url;
+    stops.push(async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); });
+  }
+  const ownerDb = createKnex(ownerUrl, { max: 3 });
+  await prepareDatabase(ownerDb, config.appDbRole, config.appDbPassword);
+
+  const temporalServer = await startTemporalDevServer({ port: await freePort() });
+  stops.push(() => temporalServer.stop());
+  const deps = buildDeps(config, { ownerUrl, temporalAddress: temporalServer.address });
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, logger: deps.logger });
+  const workerRun = worker.run();
+  const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await connection.close(); };
+
+  const { app } = createApp(deps);
+  const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  const port = (server.address() as { port: number }).port;
+  const temporal = new Client({ connection: await Connection.connect({ address: temporalServer.address }), namespace: config.temporal.namespace });
+  // Reverse order of start: web, worker, connections, then the servers they used.
+  stops.push(async () => { await temporal.connection.close(); await closeDeps(deps); });
+  stops.push(stopWorker);
+  stops.push(() => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let tenantSeq = 0;
+  let userSeq = 0;
+  const env: TestEnv = {
+    baseUrl, ownerDb, ownerUrl, deps, temporal, temporalAddress: temporalServer.address,
+    async createTenant(code) {
+      const cod = code ?? `T${Date.now().toString(36).toUpperCase().slice(-5)}${++tenantSeq}`;
+      await withPlatform(deps.db, 'test', (trx) => createAzienda(trx, { cod_azienda: cod, ragione_sociale: `Azienda di prova ${cod} S.r.l.`, tipo_intermediario: 'banca' }, 'test'));
+      return cod;
+    },
+    async createUser({ tenant, roles, totp = true, username }) {
+      const password = `Pw-${randomBytes(9).toString('base64url')}`;
+      const name = username ?? `u${++userSeq}_${roles.join('_')}_${randomBytes(2).toString('hex')}`;
+      const totpSecret = randomTotpSecret();
+      const row = await withPlatform(deps.db, 'test', async (trx) => {
+        const u = await createUtente(trx, { cod_azienda: tenant, username: name, email: `${name}@example.test`, nome: 'Prova', cognome: name, password, ruoli: roles }, 'test');
+        if (totp) await trx('utenti').where({ cod_utente: u.cod_utente }).update({ totp_secret: totpSecret, totp_enabled: true });
+        return u;
+      });
+      return { cod_utente: row.cod_utente, cod_azienda: tenant, username: name, password, totpSecret, ruoli: roles };
+    },
+    async login(user) {
+      const c = new TestClient(baseUrl);
+      const r = await c.post('/auth/login', { username: user.username, password: user.password, totp: nextTotpCode(user.totpSecret) });
+      if (r.status !== 200) throw new Error(`login of ${user.username} failed: ${r.status} ${r.text}`);
+      return c;
+    },
+    client: () => new TestClient(baseUrl),
+    async stop() {
+      for (const s of stops.reverse()) await s().catch((e) => console.error('teardown step failed', e));
+      await ownerDb.destroy();
+    },
+  };
+  return env;
+}

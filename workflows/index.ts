@@ -1,0 +1,2 @@
+// The worker bundles this file: export every process's workflow.
+export {};
