@@ -1,0 +1,28 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/config';
+
+export const artifactsDir = join(projectRoot, 'test-artifacts', 'screenshots');
+
+const CHROMIUM_PATHS = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+
+/** Debian's Chromium, headless, with the network chatter this machine refuses turned off. */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = CHROMIUM_PATHS.find((p) => existsSync(p));
+  if (!executablePath) throw new Error('Chromium not found: `npm run setup` installs the Debian package chromium');
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** Screenshots of the key journeys are kept as test artefacts (test-artifacts/screenshots). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(artifactsDir, { recursive: true });
+  const path = join(artifactsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
