@@ -14,11 +14,22 @@ async function main() {
   const say = (m: string) => console.log(`[start] ${m}`);
   const infra = await startInfrastructure(config, say);
   const owner = createKnex(infra.ownerUrl, { max: 2 });
-  const applied = await prepareDatabase(owner, config.appDbRole, config.appDbPassword);
-  say(`database migrated (${applied.length} new migrations)`);
   const deps = buildDeps(config, infra);
-  const demo = config.seedDemo ? await seedDemo(deps.db, config.dataDir) : undefined;
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger });
+  let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
+  let started: Awaited<ReturnType<typeof createWorker>>;
+  try {
+    const applied = await prepareDatabase(owner, config.appDbRole, config.appDbPassword);
+    say(`database migrated (${applied.length} new migrations)`);
+    demo = config.seedDemo ? await seedDemo(deps.db, config.dataDir) : undefined;
+    started = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger });
+  } catch (err) {
+    // Leave nothing running behind a failed start.
+    await closeDeps(deps).catch(() => undefined);
+    await owner.destroy().catch(() => undefined);
+    await infra.stop().catch(() => undefined);
+    throw err;
+  }
+  const { worker, connection } = started;
   const workerRun = worker.run();
   const { app } = createApp(deps);
   const server = app.listen(config.port, config.host);

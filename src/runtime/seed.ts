@@ -35,7 +35,8 @@ export async function seedDemo(db: Knex, dataDir: string): Promise<{ password: s
     }
     for (const u of DEMO_USERS) {
       if (await trx('utenti').whereRaw('lower(username) = ?', [u.username]).first()) continue;
-      await createUtente(trx, { ...u, email: `${u.username}@demo.example`, password, cod_azienda: u.tenant ? DEMO_TENANT : null }, 'seed');
+      const { tenant, ...fields } = u;
+      await createUtente(trx, { ...fields, email: `${u.username}@demo.example`, password, cod_azienda: tenant ? DEMO_TENANT : null }, 'seed');
     }
   });
   return { password, users: DEMO_USERS.map((u) => u.username) };
