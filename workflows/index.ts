@@ -1,2 +1,2 @@
 // The worker bundles this file: export every process's workflow.
-export {};
+export { caseWorkflow } from './case/case.workflow';

@@ -1,5 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Knex } from 'knex';
+import { withTenant } from '../../src/db/tenant';
+import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { STATO_LABELS, transitionText } from '../../src/domains/cases/cases.labels';
+import type { CaseCreation, CaseOverdue, CaseProjection } from '../../workflows/case/case.contract';
 import type { ActivityDeps } from '../deps';
 
-export function createCaseActivities(_deps: ActivityDeps) {
-  return {};
+const caseNotFound = (id: string) =>
+  ApplicationFailure.create({ type: 'CASE_NOT_FOUND', message: `case ${id} not found`, nonRetryable: true });
+
+/** Users to tell about a case: the tenant's compliance officers, its opener and its assignee. */
+async function caseRecipients(trx: Knex.Transaction, codAzienda: string, c: { opened_by: string; assegnatario: string | null }) {
+  const ids = [c.opened_by, c.assegnatario].filter((v): v is string => !!v && /^[0-9a-f-]{36}$/i.test(v));
+  const rows = await trx('utenti')
+    .where({ cod_azienda: codAzienda, attivo: true })
+    .andWhere((q) => { q.whereRaw("'co' = any(ruoli)"); if (ids.length) q.orWhereIn('cod_utente', ids); })
+    .select('cod_utente');
+  return rows.map((r: { cod_utente: string }) => r.cod_utente);
+}
+
+/**
+ * The case workflow's projection: every write to cases, case_events and audit_events
+ * happens here, one DB transaction per step, idempotent so that a retried activity
+ * leaves exactly one copy behind.
+ */
+export function createCaseActivities({ db }: ActivityDeps) {
+  return {
+    async createCaseProjection(p: CaseCreation): Promise<void> {
+      await withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
+        const inserted = await trx('cases').insert({
+          id: p.caseId, cod_azienda: p.codAzienda, titolo: p.data.titolo, descrizione: p.data.descrizione ?? '',
+          tipo: p.data.tipo, priorita: p.data.priorita, stato: 'open', cod_anagrafe: p.data.cod_anagrafe ?? null,
+          assegnatario: p.data.assegnatario ?? null, opened_by: p.actor.id, sla_days: p.slaDays,
+          sla_due_at: new Date(p.slaDueAt), workflow_id: p.workflowId,
+        }).onConflict('id').ignore().returning('id');
+        if (!inserted.length) return;
+        await trx('case_events').insert({
+          id: randomUUID(), cod_azienda: p.codAzienda, case_id: p.caseId, tipo: 'apertura',
+          testo: `Caso aperto: ${p.data.titolo}`, actor: p.actor.username,
+        });
+        await appendAudit(trx, {
+          codAzienda: p.codAzienda, actor: p.actor.username, action: 'case.create', entityType: 'case', entityId: p.caseId,
+          data: { titolo: p.data.titolo, tipo: p.data.tipo, priorita: p.data.priorita, to: 'open', sla_due_at: p.slaDueAt, workflow_id: p.workflowId },
+        });
+      });
+    },
+
+    async projectCaseTransition(p: CaseProjection): Promise<void> {
+      await withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
+        const current = await trx('cases').where({ id: p.caseId }).forUpdate().first('id', 'stato');
+        if (!current) throw caseNotFound(p.caseId);
+        // The case event's id is the transition id: its presence means this step was already written.
+        const isNote = p.action === 'add-event';
+        const written = await trx('case_events').insert({
+          id: p.transitionId, cod_azienda: p.codAzienda, case_id: p.caseId,
+          tipo: isNote ? p.event!.tipo : 'transizione',
+          testo: isNote ? p.event!.testo : transitionText(p.action, p.to, p.reason, p.outcome),
+          actor: p.actor.username,
+        }).onConflict('id').ignore().returning('id');
+        if (!written.length) return;
+
+        const now = new Date();
+        const patch: Record<string, unknown> = { stato: p.to, updated_at: now };
+        if (p.action === 'close') Object.assign(patch, { esito: p.outcome, motivazione_chiusura: p.reason, closing_requested_by: p.actor.id });
+        if (p.action === 'complete-closure') Object.assign(patch, { closed_by: p.actor.id, closed_at: now });
+        if (p.action === 'reopen') Object.assign(patch, { esito: null, motivazione_chiusura: null, closing_requested_by: null });
+        await trx('cases').where({ id: p.caseId }).update(patch);
+        await appendAudit(trx, {
+          codAzienda: p.codAzienda, actor: p.actor.username, action: `case.${p.action}`, entityType: 'case', entityId: p.caseId,
+          data: {
+            from: p.from, to: p.to, transition_id: p.transitionId,
+            ...(p.reason ? { reason: p.reason } : {}), ...(p.outcome ? { outcome: p.outcome } : {}),
+            ...(p.event ? { event_tipo: p.event.tipo } : {}),
+          },
+        });
+      });
+    },
+
+    async markCaseOverdue(p: CaseOverdue): Promise<{ notified: number }> {
+      return withTenant(db, { codAzienda: p.codAzienda, actor: 'system' }, async (trx) => {
+        const c = await trx('cases').where({ id: p.caseId }).forUpdate().first('id', 'titolo', 'stato', 'overdue', 'opened_by', 'assegnatario');
+        if (!c) throw caseNotFound(p.caseId);
+        if (!c.overdue) {
+          await trx('cases').where({ id: p.caseId }).update({ overdue: true, updated_at: new Date() });
+          await trx('case_events').insert({
+            id: randomUUID(), cod_azienda: p.codAzienda, case_id: p.caseId, tipo: 'scadenza',
+            testo: `SLA scaduto il ${new Date(p.slaDueAt).toLocaleDateString('it-IT', { timeZone: 'Europe/Rome' })} (stato ${STATO_LABELS[c.stato as keyof typeof STATO_LABELS] ?? c.stato})`,
+            actor: 'system',
+          });
+          await appendAudit(trx, {
+            codAzienda: p.codAzienda, actor: 'system', action: 'case.overdue', entityType: 'case', entityId: p.caseId,
+            data: { sla_due_at: p.slaDueAt, stato: c.stato },
+          });
+        }
+        const recipients = await caseRecipients(trx, p.codAzienda, c);
+        if (!recipients.length) return { notified: 0 };
+        // dedup_key + the partial unique index: a retry inserts nothing new.
+        const rows = await trx('notifications').insert(recipients.map((u) => ({
+          id: randomUUID(), cod_azienda: p.codAzienda, cod_utente: u, tipo: 'case_overdue',
+          titolo: `Caso in ritardo: ${c.titolo}`,
+          messaggio: 'Il termine di lavorazione (SLA) del caso è scaduto.',
+          link: `/casi/${p.caseId}`, entity_type: 'case', entity_id: p.caseId, dedup_key: `case-overdue:${p.caseId}`,
+        }))).onConflict().ignore().returning('id');
+        return { notified: rows.length };
+      });
+    },
+  };
 }
