@@ -1,0 +1,97 @@
+import type { Knex } from 'knex';
+import type { CaseStatus } from '../../../workflows/case/case.machine';
+import type { ListCasesQuery } from './cases.schemas';
+
+/** Reads of the case projection. Always inside withTenant: RLS hides other tenants' rows. */
+
+export interface CaseRow {
+  id: string;
+  cod_azienda: string;
+  titolo: string;
+  descrizione: string;
+  tipo: string;
+  priorita: string;
+  stato: CaseStatus;
+  cod_anagrafe: string | null;
+  assegnatario: string | null;
+  esito: string | null;
+  motivazione_chiusura: string | null;
+  opened_by: string;
+  closing_requested_by: string | null;
+  closed_by: string | null;
+  sla_days: number;
+  sla_due_at: Date;
+  overdue: boolean;
+  workflow_id: string;
+  created_at: Date;
+  updated_at: Date;
+  closed_at: Date | null;
+}
+
+export const DEFAULT_SLA_DAYS = 30;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (v: string) => UUID.test(v);
+
+const PRIORITY_ORDER = "case priorita when 'critica' then 4 when 'alta' then 3 when 'media' then 2 else 1 end";
+
+export async function listCases(trx: Knex.Transaction, q: ListCasesQuery) {
+  const base = trx('cases').modify((b) => {
+    if (q.stato) b.where('stato', q.stato);
+    if (q.priorita) b.where('priorita', q.priorita);
+    if (q.overdue !== undefined) b.where('overdue', q.overdue);
+    if (q.q) {
+      const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      b.where((w) => w.whereILike('titolo', like).orWhereILike('descrizione', like).orWhereILike('cod_anagrafe', like));
+    }
+  });
+  const desc = q.sort.startsWith('-');
+  const col = q.sort.replace(/^-/, '');
+  const dir = desc ? 'desc' : 'asc';
+  const items = base.clone().select('*').limit(q.limit).offset(q.offset);
+  if (col === 'priorita') items.orderByRaw(`${PRIORITY_ORDER} ${dir}`);
+  else items.orderBy(col, dir);
+  items.orderBy('id');
+  const [rows, count] = await Promise.all([items, base.clone().count<{ n: string }[]>({ n: '*' })]);
+  return { items: rows as CaseRow[], total: Number(count[0]?.n ?? 0), limit: q.limit, offset: q.offset };
+}
+
+export async function getCase(trx: Knex.Transaction, id: string): Promise<CaseRow | undefined> {
+  if (!isUuid(id)) return undefined;
+  return trx('cases').where({ id }).first();
+}
+
+export async function caseEvents(trx: Knex.Transaction, id: string) {
+  return trx('case_events').where({ case_id: id }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id' }])
+    .select('id', 'tipo', 'testo', 'actor', 'created_at');
+}
+
+export async function caseAudit(trx: Knex.Transaction, id: string) {
+  return trx('audit_events').where({ entity_type: 'case', entity_id: id }).orderBy('seq')
+    .select('seq', 'action', 'actor', 'occurred_at', 'data');
+}
+
+/** Display names of the users a case refers to by id (opener, closer, assignee). */
+export async function userNames(trx: Knex.Transaction, ids: (string | null | undefined)[]) {
+  const wanted = [...new Set(ids.filter((v): v is string => !!v && isUuid(v)))];
+  if (!wanted.length) return {} as Record<string, string>;
+  const rows = await trx('utenti').whereIn('cod_utente', wanted).select('cod_utente', 'username', 'nome', 'cognome');
+  return Object.fromEntries(rows.map((r: { cod_utente: string; username: string; nome: string; cognome: string }) =>
+    [r.cod_utente, `${r.nome} ${r.cognome} (${r.username})`]));
+}
+
+/** Users of the tenant who can be assigned a case. */
+export async function assignableUsers(trx: Knex.Transaction, codAzienda: string) {
+  return trx('utenti').where({ cod_azienda: codAzienda, attivo: true })
+    .whereRaw("ruoli && array['co','analyst','sos','admin']::text[]")
+    .orderBy(['cognome', 'nome']).select('cod_utente', 'username', 'nome', 'cognome');
+}
+
+/**
+ * The tenant's SLA for cases (setting `case.sla_days`), default 30 days. Read here
+ * directly from `settings` so cases do not depend on the admin area being present.
+ */
+export async function readSlaDays(trx: Knex.Transaction, codAzienda: string): Promise<number> {
+  const row = await trx('settings').where({ cod_azienda: codAzienda, chiave: 'case.sla_days' }).first('valore');
+  const v = row ? Number(typeof row.valore === 'object' && row.valore !== null && 'value' in row.valore ? row.valore.value : row.valore) : NaN;
+  return Number.isInteger(v) && v > 0 && v <= 3650 ? v : DEFAULT_SLA_DAYS;
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI } from '../../../workflows/case/case.contract';
+import { CASE_STATES } from '../../../workflows/case/case.machine';
+
+const text = (max: number) => z.string().trim().max(max, `Massimo ${max} caratteri`);
+const required = (max: number, msg = 'Campo obbligatorio') => text(max).min(1, msg);
+const optionalText = (max: number) => text(max).optional().transform((v) => (v ? v : undefined));
+
+export const createCaseSchema = z.object({
+  titolo: required(200, 'Indica un titolo'),
+  descrizione: text(10_000).optional().default(''),
+  tipo: z.enum(CASE_TIPI, { message: 'Scegli un tipo valido' }),
+  priorita: z.enum(CASE_PRIORITA, { message: 'Scegli una priorità valida' }),
+  cod_anagrafe: optionalText(64),
+  assegnatario: z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('')]).optional().transform((v) => v || undefined),
+});
+export type CreateCaseInput = z.infer<typeof createCaseSchema>;
+
+export const closeCaseSchema = z.object({
+  esito: z.enum(CASE_ESITI, { message: 'Scegli un esito valido' }),
+  motivazione: required(5_000, 'Indica la motivazione della chiusura'),
+});
+
+export const escalateCaseSchema = z.object({ motivazione: optionalText(5_000) });
+export const reopenCaseSchema = z.object({ motivazione: optionalText(5_000) });
+export const completeClosureSchema = z.object({ motivazione: optionalText(5_000) });
+
+export const caseEventSchema = z.object({
+  tipo: z.enum(CASE_EVENT_TIPI, { message: 'Scegli un tipo di evento valido' }),
+  testo: required(10_000, 'Scrivi il testo dell\'evento'),
+});
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const CASE_SORTS = ['created_at', '-created_at', 'sla_due_at', '-sla_due_at', 'priorita', '-priorita', 'titolo', '-titolo'] as const;
+
+export const listCasesQuery = z.object({
+  stato: z.enum(CASE_STATES).optional().or(z.literal('').transform(() => undefined)),
+  priorita: z.enum(CASE_PRIORITA).optional().or(z.literal('').transform(() => undefined)),
+  overdue: bool.optional().or(z.literal('').transform(() => undefined)),
+  q: text(200).optional(),
+  sort: z.enum(CASE_SORTS).optional().default('-created_at'),
+  limit: z.coerce.number().int().min(1).max(200).optional().default(25),
+  offset: z.coerce.number().int().min(0).optional().default(0),
+});
+export type ListCasesQuery = z.infer<typeof listCasesQuery>;
+
+export const caseRecordSchema = z.object({
+  id: z.string(),
+  cod_azienda: z.string(),
+  titolo: z.string(),
+  descrizione: z.string(),
+  tipo: z.string(),
+  priorita: z.string(),
+  stato: z.enum(CASE_STATES),
+  cod_anagrafe: z.string().nullable(),
+  assegnatario: z.string().nullable(),
+  esito: z.string().nullable(),
+  motivazione_chiusura: z.string().nullable(),
+  opened_by: z.string(),
+  closing_requested_by: z.string().nullable(),
+  closed_by: z.string().nullable(),
+  sla_days: z.number(),
+  sla_due_at: z.string(),
+  overdue: z.boolean(),
+  workflow_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  closed_at: z.string().nullable(),
+});
+
+export const caseListResponse = z.object({
+  items: z.array(caseRecordSchema), total: z.number(), limit: z.number(), offset: z.number(),
+});
+
+export const caseDetailResponse = caseRecordSchema.extend({
+  allowed_actions: z.array(z.string()),
+  events: z.array(z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: z.string() })),
+  audit: z.array(z.object({ seq: z.number(), action: z.string(), actor: z.string(), occurred_at: z.string(), data: z.record(z.string(), z.unknown()) })),
+  workflow: z.object({ id: z.string(), url: z.string() }),
+});

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import { withTenant } from '../../db/tenant';
+import type { SessionUser } from '../../http/context';
+import { notFound } from '../../http/errors';
+import { caseMachine } from '../../../workflows/case/case.machine';
+import type { CaseTransitionArgs } from '../../../workflows/case/case.contract';
+import { allowedActions } from '../../../workflows/lib/machine';
+import { actorFrom, createCase, transitionCase, type CaseTemporal } from './cases.commands';
+import { caseAudit, caseEvents, getCase, readSlaDays, type CaseRow } from './cases.repo';
+import type { CreateCaseInput } from './cases.schemas';
+
+/** What the API and the pages share: tenant-scoped reads from PostgreSQL, writes through the workflow. */
+
+const db = (deps: Deps, codAzienda: string, user: SessionUser) => <T>(fn: (trx: Knex.Transaction) => Promise<T>) =>
+  withTenant(deps.db, { codAzienda, actor: user.username }, fn);
+
+export async function caseTemporal(deps: Deps): Promise<CaseTemporal> {
+  return { client: await deps.temporal.get(), taskQueue: deps.temporal.taskQueue };
+}
+
+/** The case or 404: another tenant's case is invisible under RLS, so it is "not found" too. */
+export async function requireCase(deps: Deps, codAzienda: string, user: SessionUser, id: string): Promise<CaseRow> {
+  const row = await db(deps, codAzienda, user)((trx) => getCase(trx, id));
+  if (!row) throw notFound('Caso');
+  return row;
+}
+
+export function allowedFor(row: CaseRow, user: SessionUser) {
+  return allowedActions(caseMachine, row.stato, actorFrom(user), { ...row });
+}
+
+export async function caseDetail(deps: Deps, codAzienda: string, user: SessionUser, id: string) {
+  return db(deps, codAzienda, user)(async (trx) => {
+    const row = await getCase(trx, id);
+    if (!row) throw notFound('Caso');
+    const [events, audit] = await Promise.all([caseEvents(trx, id), caseAudit(trx, id)]);
+    return {
+      ...row,
+      allowed_actions: allowedFor(row, user),
+      events,
+      audit,
+      workflow: { id: row.workflow_id, url: deps.temporal.webUiLink(row.workflow_id) },
+    };
+  });
+}
+
+export async function openCase(deps: Deps, codAzienda: string, user: SessionUser, data: CreateCaseInput) {
+  const slaDays = await db(deps, codAzienda, user)((trx) => readSlaDays(trx, codAzienda));
+  return createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
+}
+
+export async function applyTransition(deps: Deps, codAzienda: string, user: SessionUser, id: string, args: Omit<CaseTransitionArgs, 'actor'>) {
+  const row = await requireCase(deps, codAzienda, user, id);
+  await transitionCase(await caseTemporal(deps), row, user, args);
+  return caseDetail(deps, codAzienda, user, id);
+}
