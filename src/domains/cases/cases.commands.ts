@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { CodAzienda, RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
 import {
   CASE_RECORD_TYPE, CASE_WORKFLOW_TYPE, caseTransitionUpdate, caseWorkflowId, createCaseUpdate,
-  type CaseTransitionArgs, type CaseWorkflowInput, type CaseWorkflowState,
+  type CaseNewData, type CaseTransitionArgs, type CaseWorkflowInput, type CaseWorkflowState,
 } from '../../../workflows/case/case.contract';
 import { caseMachine } from '../../../workflows/case/case.machine';
 import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
@@ -13,7 +13,6 @@ import type { TransitionFailureDetails } from '../../../workflows/lib/transition
 import type { SessionUser } from '../../http/context';
 import { forbidden, fourEyesRequired, HttpError, invalidTransition, ValidationError } from '../../http/errors';
 import type { CaseRow } from './cases.repo';
-import type { CreateCaseInput } from './cases.schemas';
 
 export interface CaseTemporal {
   client: Client;
@@ -27,7 +26,7 @@ export const actorFrom = (u: SessionUser): MachineActor => ({ id: u.cod_utente, 
  * row. A repeated call with the same id finds the running workflow and succeeds again.
  */
 export async function createCase(t: CaseTemporal, p: {
-  codAzienda: string; user: SessionUser; data: CreateCaseInput; slaDays: number; caseId?: string; now?: Date;
+  codAzienda: string; user: SessionUser; data: CaseNewData; slaDays: number; caseId?: string; now?: Date;
 }): Promise<{ caseId: string; workflowId: string; state: CaseWorkflowState }> {
   const caseId = p.caseId ?? randomUUID();
   const workflowId = caseWorkflowId(p.codAzienda, caseId);
