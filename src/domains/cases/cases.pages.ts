@@ -1,4 +1,107 @@
+import type { z } from 'zod';
+import { STAFF_READ, type Role } from '../auth/roles';
+import { withTenant } from '../../db/tenant';
+import { hasRole, requireRoles, tenantOf } from '../../http/auth';
+import { HttpError } from '../../http/errors';
+import { redirectWithFlash, render, type Ctx } from '../../http/render';
+import { stateDiagramSvg } from '../../http/state-diagram';
+import { fieldErrors } from '../../http/validate';
+import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI, type CaseTransitionArgs } from '../../../workflows/case/case.contract';
+import { caseMachine, type CaseAction } from '../../../workflows/case/case.machine';
 import type { RegisterRoutes } from '../index';
+import {
+  AZIONE_LABELS, ESITO_LABELS, EVENTO_LABELS, PRIORITA_LABELS, PRIORITA_TONES, REJECTION_MESSAGES, STATO_LABELS, STATO_TONES, TIPO_LABELS,
+} from './cases.labels';
+import { assignableUsers, listCases, readSlaDays, userNames } from './cases.repo';
+import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
+import { applyTransition, caseDetail, openCase } from './cases.service';
 
-// Placeholder while this area is being written; replaced by its real routes.
-export const registerCasePages: RegisterRoutes = () => {};
+const WRITERS: Role[] = ['co', 'analyst', 'sos', 'admin'];
+const labels = { stato: STATO_LABELS, statoTone: STATO_TONES, tipo: TIPO_LABELS, priorita: PRIORITA_LABELS, prioritaTone: PRIORITA_TONES, esito: ESITO_LABELS };
+const opts = (values: readonly string[], l: Record<string, string>, placeholder?: string) =>
+  [...(placeholder !== undefined ? [{ value: '', label: placeholder }] : []), ...values.map((v) => ({ value: v, label: l[v] ?? v }))];
+
+/** Page actions that need no input: one button each. The others have their own form. */
+const SIMPLE: Partial<Record<CaseAction, { path: string; variant: string }>> = {
+  'complete-closure': { path: 'completa-chiusura', variant: 'success' },
+  reopen: { path: 'riapri', variant: 'outline-secondary' },
+};
+
+const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
+
+/** Staff pages for cases. Without JavaScript every action is a form: post, redirect, flash. */
+export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
+  const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
+
+  router.get('/casi', requireRoles(...STAFF_READ), async (ctx) => {
+    const parsed = listCasesQuery.safeParse(ctx.query);
+    const q = parsed.success ? parsed.data : listCasesQuery.parse({});
+    const result = await tx(ctx, (trx) => listCases(trx, q));
+    const filters = { q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort };
+    const pager = { hasPrev: result.offset > 0, prev: Math.max(0, result.offset - result.limit), hasNext: result.offset + result.limit < result.total, next: result.offset + result.limit };
+    render(ctx, views, 'casi/list.njk', { result, filters, pager, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
+  });
+
+  const renderNew = async (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) => {
+    const tenant = tenantOf(ctx);
+    const [users, slaDays] = await tx(ctx, async (trx) => [await assignableUsers(trx, tenant), await readSlaDays(trx, tenant)] as const);
+    const options = {
+      tipo: opts(CASE_TIPI, TIPO_LABELS, 'Scegli…'),
+      priorita: opts(CASE_PRIORITA, PRIORITA_LABELS, 'Scegli…'),
+      assegnatario: [{ value: '', label: 'Nessuno' }, ...users.map((u: { cod_utente: string; nome: string; cognome: string; username: string }) => ({ value: u.cod_utente, label: `${u.cognome} ${u.nome} (${u.username})` }))],
+    };
+    render(ctx, views, 'casi/new.njk', { values, errors, options, slaDays }, { status });
+  };
+
+  router.get('/casi/nuovo', requireRoles(...WRITERS), (ctx) => renderNew(ctx, { priorita: 'media', tipo: 'indagine' }));
+
+  router.post('/casi/nuovo', requireRoles(...WRITERS), async (ctx) => {
+    const body = formBody(ctx);
+    const parsed = createCaseSchema.safeParse(body);
+    if (!parsed.success) return renderNew(ctx, body, fieldErrors(parsed.error), 422);
+    const { caseId } = await openCase(deps, tenantOf(ctx), ctx.state.user!, parsed.data);
+    redirectWithFlash(ctx, `/casi/${caseId}`, 'success', 'Caso aperto');
+  });
+
+  router.get('/casi/:id', requireRoles(...STAFF_READ), async (ctx) => {
+    const d = await caseDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
+    const names = await tx(ctx, (trx) => userNames(trx, [d.opened_by, d.assegnatario, d.closing_requested_by, d.closed_by]));
+    const diagram = await stateDiagramSvg(caseMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
+    const timelineItems = [
+      ...d.events.map((e: { tipo: string; testo: string; actor: string; created_at: Date }) => ({ at: e.created_at, actor: e.actor, title: EVENTO_LABELS[e.tipo] ?? e.tipo, text: e.testo, tone: e.tipo === 'scadenza' ? 'red' : e.tipo === 'transizione' ? 'blue' : 'secondary' })),
+      ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number }) => ({ at: a.occurred_at, actor: a.actor, title: `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
+    ].sort((x, y) => new Date(x.at).getTime() - new Date(y.at).getTime());
+    const simpleActions = d.allowed_actions.filter((a) => SIMPLE[a]).map((a) => ({
+      action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant,
+    }));
+    const options = { esito: opts(CASE_ESITI, ESITO_LABELS, 'Scegli…'), evento: opts(CASE_EVENT_TIPI, EVENTO_LABELS) };
+    render(ctx, views, 'casi/detail.njk', {
+      c: d, allowed: d.allowed_actions, simpleActions, diagram, timelineItems, names, labels, options, workflow: d.workflow,
+    });
+  });
+
+  /** One page action: validate the form, run the transition, come back with a message. */
+  const action = <S extends z.ZodType>(path: string, schema: S, toArgs: (v: z.infer<S>) => Omit<CaseTransitionArgs, 'actor'>, done: string, roles: Role[] = WRITERS) =>
+    router.post(`/casi/:id/${path}`, requireRoles(...roles), async (ctx) => {
+      const back = `/casi/${encodeURIComponent(ctx.params.id!)}`;
+      const parsed = schema.safeParse(formBody(ctx));
+      if (!parsed.success) return redirectWithFlash(ctx, back, 'danger', Object.values(fieldErrors(parsed.error)).join(' '));
+      try {
+        await applyTransition(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!, toArgs(parsed.data));
+      } catch (err) {
+        // A missing case stays a 404 page; a refused transition is explained on the case itself.
+        if (err instanceof HttpError && err.status !== 404 && REJECTION_MESSAGES[err.code]) {
+          return redirectWithFlash(ctx, back, 'danger', REJECTION_MESSAGES[err.code]!);
+        }
+        if (err instanceof HttpError && err.status === 422) return redirectWithFlash(ctx, back, 'danger', REJECTION_MESSAGES.MISSING_FIELDS!);
+        throw err;
+      }
+      redirectWithFlash(ctx, back, 'success', done);
+    });
+
+  action('chiudi', closeCaseSchema, (v) => ({ action: 'close', outcome: v.esito, reason: v.motivazione }), 'Chiusura richiesta: serve la conferma di un responsabile antiriciclaggio');
+  action('escala', escalateCaseSchema, (v) => ({ action: 'escalate', reason: v.motivazione }), 'Caso escalato');
+  action('evento', caseEventSchema, (v) => ({ action: 'add-event', event: { tipo: v.tipo, testo: v.testo } }), 'Evento aggiunto');
+  action('completa-chiusura', completeClosureSchema, (v) => ({ action: 'complete-closure', reason: v.motivazione }), 'Caso chiuso', ['co']);
+  action('riapri', reopenCaseSchema, (v) => ({ action: 'reopen', reason: v.motivazione }), 'Caso riaperto');
+};
