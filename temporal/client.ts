@@ -15,9 +15,14 @@ export class TemporalClientProvider {
   constructor(private readonly cfg: TemporalConfig, private readonly address: () => string) {}
 
   get(): Promise<Client> {
-    this.client ??= Connection.connect(connectionOptions(this.cfg, this.address())).then(
-      (connection) => new Client({ connection, namespace: this.cfg.namespace }),
-    );
+    if (!this.client) {
+      const attempt = Connection.connect(connectionOptions(this.cfg, this.address())).then(
+        (connection) => new Client({ connection, namespace: this.cfg.namespace }),
+      );
+      this.client = attempt;
+      // A failed attempt is not kept: the next call (a request, a health check) dials again.
+      attempt.catch(() => { if (this.client === attempt) this.client = undefined; });
+    }
     return this.client;
   }
 

@@ -1,5 +1,29 @@
+import { Context } from '@temporalio/activity';
+import { withTenant } from '../../src/db/tenant';
+import { notify, type NotifyInput, type NotifyResult } from '../../src/domains/notifications/notifications.commands';
 import type { ActivityDeps } from '../deps';
 
-export function createNotificationActivities(_deps: ActivityDeps) {
-  return {};
+export type NotifyUsersInput = NotifyInput;
+
+/**
+ * The key that makes a retry harmless when the workflow did not give one: the same
+ * activity of the same workflow run keeps its id across attempts.
+ */
+function activityDedupKey(): string | null {
+  try {
+    const { workflowExecution: wf, activityId } = Context.current().info;
+    return wf ? `activity:${wf.workflowId}:${wf.runId}:${activityId}` : null;
+  } catch {
+    return null; // called outside an activity (a test, a script): no implicit key
+  }
+}
+
+export function createNotificationActivities({ db }: ActivityDeps) {
+  return {
+    /** Notifies users of one tenant; idempotent (dedup key per recipient), so Temporal may retry it freely. */
+    async notifyUsers(input: NotifyUsersInput): Promise<NotifyResult> {
+      const dedupKey = input.dedupKey ?? activityDedupKey();
+      return withTenant(db, { codAzienda: input.codAzienda, actor: 'system' }, (trx) => notify(trx, { ...input, dedupKey }));
+    },
+  };
 }

@@ -1,4 +1,49 @@
+import { z } from 'zod';
+import { apiRoute } from '../../http/api-route';
+import { notFound } from '../../http/errors';
+import { ROLES } from '../auth/roles';
 import type { RegisterRoutes } from '../index';
+import { registerNotificationPages } from './notifications.pages';
+import { asRecipient, recipientOf } from './notifications.recipient';
+import {
+  listNotificationsQuery, listNotifications, markRead, notificationListResponse, notificationSchema, unreadCount,
+} from './notifications.repo';
 
-// Placeholder while this area is being written; replaced by its real routes.
-export const registerNotificationRoutes: RegisterRoutes = () => {};
+const tag = 'Notifiche';
+
+/** Every signed-in user reads their own notifications: the query is always bound to user and tenant. */
+export const registerNotificationRoutes: RegisterRoutes = (router, services) => {
+  const { deps, openapi } = services;
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/notifications', summary: 'Notifiche dell\'utente collegato', tag, roles: ROLES,
+    query: listNotificationsQuery, response: notificationListResponse,
+    handler: async (ctx, { query }) => {
+      const r = recipientOf(ctx);
+      if (!r) return { items: [], total: 0, limit: query.limit, offset: query.offset };
+      return asRecipient(deps, r, ctx.state.user!.username, (trx) => listNotifications(trx, r, query));
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/notifications/unread-count', summary: 'Numero di notifiche non lette', tag, roles: ROLES,
+    response: z.object({ count: z.number().int() }),
+    handler: async (ctx) => {
+      const r = recipientOf(ctx);
+      return { count: r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => unreadCount(trx, r)) : 0 };
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'PUT', path: '/api/notifications/:id/read', summary: 'Segna una notifica come letta', tag, roles: ROLES,
+    response: notificationSchema,
+    handler: async (ctx, { params }) => {
+      const r = recipientOf(ctx);
+      const row = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markRead(trx, r, params.id!)) : undefined;
+      // Someone else's notification, or another tenant's, does not exist for this user.
+      if (!row) throw notFound('Notifica');
+      return row;
+    },
+  });
+
+  registerNotificationPages(router, services);
+};

@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { AuditRow, ChainVerification } from './audit.chain';
+
+export const AUDIT_COLUMNS = ['id', 'cod_azienda', 'seq', 'occurred_at', 'actor', 'action', 'entity_type', 'entity_id', 'data', 'prev_hash', 'hash'] as const;
+
+const text = z.string().trim().min(1).max(200);
+
+/** Filters of the audit query; from/to are ISO 8601 date-times with an offset (or Z). */
+export const auditEventsQuery = z.object({
+  actor: text.optional(),
+  entity_type: text.optional(),
+  entity_id: text.optional(),
+  action: text.optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  /** Superadmin only: the chain to read ('_platform' for events of no tenant). */
+  cod_azienda: text.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+}).refine((q) => !q.from || !q.to || new Date(q.from) <= new Date(q.to), { message: 'La data iniziale deve precedere la data finale', path: ['to'] });
+export type AuditEventsQuery = z.infer<typeof auditEventsQuery>;
+
+export const auditEventSchema = z.object({
+  id: z.number().int(),
+  cod_azienda: z.string(),
+  seq: z.number().int(),
+  occurred_at: z.iso.datetime(),
+  actor: z.string(),
+  action: z.string(),
+  entity_type: z.string(),
+  entity_id: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+export const auditEventListResponse = z.object({
+  items: z.array(auditEventSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+export const auditVerifyQuery = z.object({ cod_azienda: text.optional() });
+
+export const auditVerifyResponse = z.object({
+  cod_azienda: z.string(),
+  ok: z.boolean(),
+  checked: z.number().int(),
+  /** seq of the first event whose link does not hold; null when the chain is intact. */
+  firstBroken: z.number().int().nullable(),
+  reason: z.enum(['hash_mismatch', 'prev_hash_mismatch', 'seq_gap']).nullable(),
+  broken_event_id: z.number().int().nullable(),
+  verified_at: z.iso.datetime(),
+});
+
+export type AuditFilters = Omit<AuditEventsQuery, 'cod_azienda'>;
+
+/**
+ * Events of one chain, newest first. The explicit cod_azienda filter keeps the index in
+ * use; RLS (the transaction's tenant) is what guarantees no other tenant's row is read.
+ */
+export async function listAuditEvents(trx: Knex.Transaction, chain: string, f: AuditFilters) {
+  const q = trx('audit_events').where({ cod_azienda: chain });
+  if (f.actor) q.andWhere('actor', f.actor);
+  if (f.entity_type) q.andWhere('entity_type', f.entity_type);
+  if (f.entity_id) q.andWhere('entity_id', f.entity_id);
+  if (f.action) q.andWhere('action', f.action);
+  if (f.from) q.andWhere('occurred_at', '>=', new Date(f.from));
+  if (f.to) q.andWhere('occurred_at', '<=', new Date(f.to));
+  const [{ total }] = await q.clone().count<{ total: number }[]>({ total: '*' });
+  const items = (await q.clone().orderBy('seq', 'desc').limit(f.limit).offset(f.offset).select(...AUDIT_COLUMNS)) as AuditRow[];
+  return { items, total: Number(total), limit: f.limit, offset: f.offset };
+}
+
+/** Distinct values for the page's filter suggestions (bounded: a chain may be long). */
+export async function auditFacets(trx: Knex.Transaction, chain: string) {
+  const pick = async (col: 'action' | 'entity_type') =>
+    ((await trx('audit_events').where({ cod_azienda: chain }).distinct(col).orderBy(col).limit(200)) as Record<string, string>[]).map((r) => r[col]!);
+  return { actions: await pick('action'), entityTypes: await pick('entity_type') };
+}
+
+export function verificationReport(v: ChainVerification) {
+  return {
+    cod_azienda: v.cod_azienda,
+    ok: v.ok,
+    checked: v.checked,
+    firstBroken: v.firstBroken?.seq ?? null,
+    reason: v.firstBroken?.reason ?? null,
+    broken_event_id: v.firstBroken?.id ?? null,
+    verified_at: new Date().toISOString(),
+  };
+}

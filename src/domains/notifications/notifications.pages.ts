@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { requireAuth } from '../../http/auth';
+import { notFound } from '../../http/errors';
+import { isHtmx, redirectWithFlash, render, type Ctx } from '../../http/render';
+import type { RegisterRoutes } from '../index';
+import { asRecipient, recipientOf } from './notifications.recipient';
+import { listNotifications, markAllRead, markRead, unreadCount } from './notifications.repo';
+
+const PAGE_SIZE = 20;
+const pageQuery = z.object({
+  stato: z.enum(['tutte', 'non-lette']).catch('tutte'),
+  offset: z.coerce.number().int().min(0).catch(0),
+});
+
+/** Only a local path may be a redirect target (no open redirect through `next`). */
+const localPath = (v: unknown, fallback: string) => (typeof v === 'string' && /^\/(?![/\\])/.test(v) ? v : fallback);
+
+/**
+ * Pages of the notification centre. The header dropdown is an htmx fragment; every action
+ * also works as a plain form post (post/redirect/get) for browsers without JavaScript.
+ */
+export const registerNotificationPages: RegisterRoutes = (router, { deps, views }) => {
+  const dropdown = async (ctx: Ctx) => {
+    const r = recipientOf(ctx);
+    const data = r
+      ? await asRecipient(deps, r, ctx.state.user!.username, async (trx) => ({
+        count: await unreadCount(trx, r),
+        items: (await listNotifications(trx, r, { limit: 5, offset: 0 })).items,
+      }))
+      : { count: 0, items: [] };
+    ctx.vary('HX-Request');
+    ctx.set('Cache-Control', 'no-store');
+    render(ctx, views, 'partials/notification-dropdown.njk', data);
+  };
+
+  router.get('/partials/notification-dropdown', requireAuth(), async (ctx) => {
+    // The header link is a plain link too: without htmx it leads to the full list.
+    if (!isHtmx(ctx)) return ctx.redirect('/notifiche');
+    await dropdown(ctx);
+  });
+
+  router.get('/notifiche', requireAuth(), async (ctx) => {
+    const q = pageQuery.parse(ctx.query);
+    const r = recipientOf(ctx);
+    const result = r
+      ? await asRecipient(deps, r, ctx.state.user!.username, (trx) =>
+        listNotifications(trx, r, { unread: q.stato === 'non-lette' ? true : undefined, limit: PAGE_SIZE, offset: q.offset }))
+      : { items: [], total: 0, limit: PAGE_SIZE, offset: 0 };
+    render(ctx, views, 'notifications/elenco.njk', {
+      title: 'Notifiche', result, stato: q.stato,
+      prevOffset: q.offset > 0 ? Math.max(0, q.offset - PAGE_SIZE) : null,
+      nextOffset: q.offset + PAGE_SIZE < result.total ? q.offset + PAGE_SIZE : null,
+    }, { fragment: 'notifications/_elenco_tabella.njk' });
+  });
+
+  router.post('/notifiche/:id/letta', requireAuth(), async (ctx) => {
+    const r = recipientOf(ctx);
+    const row = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markRead(trx, r, ctx.params.id!)) : undefined;
+    if (!row) throw notFound('Notifica');
+    if (isHtmx(ctx)) return dropdown(ctx);
+    const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
+    redirectWithFlash(ctx, localPath(body.next, '/notifiche'), 'success', 'Notifica segnata come letta');
+  });
+
+  router.post('/notifiche/lette', requireAuth(), async (ctx) => {
+    const r = recipientOf(ctx);
+    const n = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markAllRead(trx, r)) : 0;
+    if (isHtmx(ctx)) return dropdown(ctx);
+    redirectWithFlash(ctx, '/notifiche', 'success', n ? `${n} notifiche segnate come lette` : 'Nessuna notifica da segnare');
+  });
+};
