@@ -1,4 +1,11 @@
 import type { RegisterRoutes } from '../index';
+import { registerAuthApi } from './auth.api';
+import { registerAuthPages } from './auth.pages';
+import { registerHomeRoutes } from './home.routes';
 
-// Placeholder while this area is being written; replaced by its real routes.
-export const registerAuthRoutes: RegisterRoutes = () => {};
+/** Sign-in and access: the JSON API under /auth, the sign-in pages, and the home page. */
+export const registerAuthRoutes: RegisterRoutes = (router, services) => {
+  registerAuthApi(router, services);
+  registerAuthPages(router, services);
+  registerHomeRoutes(router, services);
+};
