@@ -20,7 +20,7 @@ const localPath = (v: unknown, fallback: string) => (typeof v === 'string' && /^
  * also works as a plain form post (post/redirect/get) for browsers without JavaScript.
  */
 export const registerNotificationPages: RegisterRoutes = (router, { deps, views }) => {
-  const dropdown = async (ctx: Ctx) => {
+  const dropdown = async (ctx: Ctx, open = false) => {
     const r = recipientOf(ctx);
     const data = r
       ? await asRecipient(deps, r, ctx.state.user!.username, async (trx) => ({
@@ -30,7 +30,7 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
       : { count: 0, items: [] };
     ctx.vary('HX-Request');
     ctx.set('Cache-Control', 'no-store');
-    render(ctx, views, 'partials/notification-dropdown.njk', data);
+    render(ctx, views, 'partials/notification-dropdown.njk', { ...data, open });
   };
 
   router.get('/partials/notification-dropdown', requireAuth(), async (ctx) => {
@@ -57,7 +57,8 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
     const r = recipientOf(ctx);
     const row = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markRead(trx, r, ctx.params.id!)) : undefined;
     if (!row) throw notFound('Notifica');
-    if (isHtmx(ctx)) return dropdown(ctx);
+    // After an action inside the open dropdown, it stays open.
+    if (isHtmx(ctx)) return dropdown(ctx, true);
     const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
     redirectWithFlash(ctx, localPath(body.next, '/notifiche'), 'success', 'Notifica segnata come letta');
   });
@@ -65,7 +66,7 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
   router.post('/notifiche/lette', requireAuth(), async (ctx) => {
     const r = recipientOf(ctx);
     const n = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markAllRead(trx, r)) : 0;
-    if (isHtmx(ctx)) return dropdown(ctx);
+    if (isHtmx(ctx)) return dropdown(ctx, true);
     redirectWithFlash(ctx, '/notifiche', 'success', n ? `${n} notifiche segnate come lette` : 'Nessuna notifica da segnare');
   });
 };

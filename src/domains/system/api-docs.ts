@@ -79,7 +79,7 @@ export function schemaSummary(schema: unknown): string {
   const parts = [Array.isArray(s.type) ? s.type.join(' | ') : s.type ?? 'any'];
   if (s.format) parts.push(`(${s.format})`);
   if (s.minimum !== undefined) parts.push(`≥ ${s.minimum}`);
-  if (s.maximum !== undefined) parts.push(`≤ ${s.maximum}`);
+  if (s.maximum !== undefined && s.maximum < Number.MAX_SAFE_INTEGER) parts.push(`≤ ${s.maximum}`);
   if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
   return parts.join(' ');
 }
