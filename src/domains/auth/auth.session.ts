@@ -41,7 +41,7 @@ export function safeNext(raw: unknown, fallback = '/'): string {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2000) return fallback;
   if (!raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return fallback;
   // Control characters (tab, newline) are stripped by browsers and could turn "/\t/host" into "//host".
-  if (/[\u0000-\u001f\u007f]/.test(raw)) return fallback;
+  if ([...raw].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f)) return fallback;
   if (/^\/(login|logout|totp\/)/.test(raw)) return fallback;
   return raw;
 }
