@@ -15,7 +15,7 @@ describe('auth pages: sign-in without JavaScript', function () {
     tenant = await env.createTenant();
   });
 
-  after(async () => {
+  afterEach(async () => {
     await env.ownerDb('login_throttle').where('key', 'like', 'ip:%127.0.0.1').orWhere('key', 'ip:::1').delete();
   });
 

@@ -19,7 +19,7 @@ describe('auth API: sign-in, TOTP, sessions', function () {
   });
 
   // Every test signs in from 127.0.0.1: its failure counter must not spill into other suites.
-  after(async () => {
+  afterEach(async () => {
     await env.ownerDb('login_throttle').where('key', 'like', 'ip:%127.0.0.1').orWhere('key', 'ip:::1').delete();
   });
 
