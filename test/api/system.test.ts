@@ -81,6 +81,21 @@ describe('system: health, OpenAPI, docs, error pages', () => {
     assert.equal(doc.paths['/api/notifications/unread-count'].get.responses['200'].content['application/json'].schema.properties.count.type, 'integer');
   });
 
+  it('every JSON route under /api is declared through apiRoute, so the document cannot miss one', async () => {
+    const env = await getTestEnv();
+    const doc = (await env.client().get('/api/openapi.json')).body;
+    // A second app on the same deps only to read its route table (building it dials nothing).
+    const { router } = createApp(env.deps);
+    const pages = new Set(['/api/docs']);
+    const missing: string[] = [];
+    for (const layer of router.stack as unknown as { path: string; methods: string[] }[]) {
+      if (!layer.path.startsWith('/api/') || pages.has(layer.path)) continue;
+      const oaPath = layer.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      for (const m of layer.methods.filter((x) => x !== 'HEAD')) if (!doc.paths[oaPath]?.[m.toLowerCase()]) missing.push(`${m} ${layer.path}`);
+    }
+    assert.deepEqual(missing, [], `routes missing from the OpenAPI document: ${missing.join(', ')}`);
+  });
+
   it('an unknown page is a 404 HTML page; an unknown API path is problem+json', async () => {
     const env = await getTestEnv();
     const page = await env.client().get('/pagina-che-non-esiste', { accept: 'text/html' });
