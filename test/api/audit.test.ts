@@ -76,6 +76,9 @@ describe('audit API and pages', () => {
     const chosen = await superadmin.get(`/api/audit/events?cod_azienda=${other}&entity_type=pratica`);
     assert.equal(chosen.status, 200, chosen.text);
     assert.deepEqual(chosen.body.items.map((e: { entity_id: string }) => e.entity_id), ['P-SEGRETA']);
+    const platform = await superadmin.get('/api/audit/events?limit=200');
+    assert.equal(platform.status, 200);
+    assert.ok(platform.body.items.length > 0 && platform.body.items.every((e: { cod_azienda: string }) => e.cod_azienda === '_platform'));
   });
 
   it('is reserved to admin, co, auditor and superadmin', async () => {

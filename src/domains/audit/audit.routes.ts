@@ -8,7 +8,7 @@ import { render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
 import type { Role } from '../auth/roles';
 import type { RegisterRoutes } from '../index';
-import { verifyAuditChain } from './audit.chain';
+import { PLATFORM_CHAIN, verifyAuditChain } from './audit.chain';
 import {
   auditEventListResponse, auditEventsQuery, auditFacets, auditVerifyQuery, auditVerifyResponse, listAuditEvents, verificationReport,
 } from './audit.repo';
@@ -18,10 +18,14 @@ const tag = 'Audit';
 
 /**
  * The chain a request reads: its own tenant's; a superadmin may name any chain
- * (including '_platform'). Naming another tenant without that power is a 404.
+ * (including '_platform', its default outside a tenant). Naming another tenant without that power is a 404.
  */
 function chainOf(ctx: Ctx, requested: string | undefined): string {
-  if (requested && hasRole(ctx.state.user, ['superadmin'])) return requested;
+  if (hasRole(ctx.state.user, ['superadmin'])) {
+    if (requested) return requested;
+    // A superadmin outside any tenant reads the platform chain (tenant creation and the like).
+    if (!ctx.state.tenant) return PLATFORM_CHAIN;
+  }
   const own = tenantOf(ctx);
   if (requested && requested !== own) throw notFound('Azienda');
   return own;
