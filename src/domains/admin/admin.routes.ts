@@ -1,4 +1,101 @@
+import { z } from 'zod';
+import { withTenant } from '../../db/tenant';
+import { apiRoute } from '../../http/api-route';
+import { tenantOf } from '../../http/auth';
+import { forbidden, notFound, ValidationError } from '../../http/errors';
 import type { RegisterRoutes } from '../index';
+import { adminScope, isSuperadmin, mapUniqueViolation } from './admin.access';
+import { createAzienda, createUtente, resetMfa, updateUtente } from './admin.commands';
+import { getAzienda, getUtente, listAziende, listUtenti, aziendeListQuery, utentiListQuery } from './admin.repo';
+import { aziendaCreateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
+import { listSettings, parseSettingValue, settingUpdateSchema, updateSetting, type SettingKey } from './admin.settings';
 
-// Placeholder while this area is being written; replaced by its real routes.
-export const registerAdminRoutes: RegisterRoutes = () => {};
+const TAG = 'Admin';
+const utenteResponse = z.object({
+  cod_utente: z.string(), cod_azienda: z.string().nullable(), username: z.string(), email: z.string(), nome: z.string(), cognome: z.string(),
+  ruoli: z.array(z.string()), attivo: z.boolean(), totp_enabled: z.boolean(),
+});
+
+/** Tenants, users and settings (JSON API). */
+export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, sessions }) => {
+  const inScope = <T>(ctx: Parameters<typeof adminScope>[0], fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, adminScope(ctx), fn);
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/admin/aziende', summary: 'List tenants', tag: TAG, roles: ['superadmin'], query: aziendeListQuery,
+    handler: (ctx, { query }) => inScope(ctx, (trx) => listAziende(trx, query)),
+  });
+  apiRoute(router, openapi, {
+    method: 'POST', path: '/api/admin/aziende', summary: 'Create a tenant', tag: TAG, roles: ['superadmin'], body: aziendaCreateSchema, status: 201,
+    handler: (ctx, { body }) => inScope(ctx, (trx) => createAzienda(trx, body, ctx.state.user!.username))
+      .catch((e) => mapUniqueViolation(e, 'AZIENDA_EXISTS', `Esiste già un'azienda con codice ${body.cod_azienda}`)),
+  });
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/admin/aziende/:cod_azienda', summary: 'Read a tenant', tag: TAG, roles: ['superadmin', 'admin'],
+    handler: async (ctx, { params }) => {
+      const row = await inScope(ctx, (trx) => getAzienda(trx, params.cod_azienda!));
+      if (!row) throw notFound('Azienda');
+      return row;
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/admin/utenti', summary: 'List users', tag: TAG, roles: ['superadmin', 'admin'], query: utentiListQuery,
+    handler: (ctx, { query }) => inScope(ctx, (trx) => listUtenti(trx, query)),
+  });
+  apiRoute(router, openapi, {
+    method: 'POST', path: '/api/admin/utenti', summary: 'Create a user', tag: TAG, roles: ['superadmin', 'admin'], body: utenteCreateSchema, response: utenteResponse, status: 201,
+    handler: async (ctx, { body }) => {
+      const input = { ...body };
+      if (!isSuperadmin(ctx)) {
+        if (input.ruoli.includes('superadmin')) throw forbidden('Solo un superamministratore può assegnare il ruolo superadmin');
+        const own = tenantOf(ctx);
+        if (input.cod_azienda && input.cod_azienda !== own) throw forbidden('Puoi creare utenti solo nella tua azienda');
+        input.cod_azienda = own;
+      } else if (input.cod_azienda) {
+        const exists = await inScope(ctx, (trx) => getAzienda(trx, input.cod_azienda!));
+        if (!exists) throw new ValidationError([{ path: 'cod_azienda', message: 'Azienda inesistente' }]);
+      }
+      return inScope(ctx, (trx) => createUtente(trx, input, ctx.state.user!.username))
+        .catch((e) => mapUniqueViolation(e, 'USERNAME_TAKEN', `Il nome utente ${body.username} è già in uso`));
+    },
+  });
+  apiRoute(router, openapi, {
+    method: 'PATCH', path: '/api/admin/utenti/:cod_utente', summary: 'Update a user', tag: TAG, roles: ['superadmin', 'admin'], body: utenteUpdateSchema, response: utenteResponse,
+    handler: async (ctx, { body, params }) => {
+      if (!isSuperadmin(ctx) && body.ruoli?.includes('superadmin')) throw forbidden('Solo un superamministratore può assegnare il ruolo superadmin');
+      const row = await inScope(ctx, async (trx) => {
+        if (!(await getUtente(trx, params.cod_utente!))) throw notFound('Utente');
+        return updateUtente(trx, params.cod_utente!, body, ctx.state.user!.username);
+      });
+      // A disabled account or a new password ends the sessions that were open.
+      if (body.attivo === false || body.password) await sessions.destroyForUser(row.cod_utente);
+      return row;
+    },
+  });
+  apiRoute(router, openapi, {
+    method: 'POST', path: '/api/admin/utenti/:id/reset-mfa', summary: "Reset a user's TOTP enrolment", tag: TAG, roles: ['superadmin', 'admin'], response: utenteResponse,
+    handler: async (ctx, { params }) => {
+      const row = await inScope(ctx, async (trx) => {
+        if (!(await getUtente(trx, params.id!))) throw notFound('Utente');
+        return resetMfa(trx, params.id!, ctx.state.user!.username);
+      });
+      await sessions.destroyForUser(row.cod_utente);
+      return row;
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings", tag: TAG, roles: ['superadmin', 'admin'],
+    handler: async (ctx) => ({ items: await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listSettings(trx, tenantOf(ctx))) }),
+  });
+  apiRoute(router, openapi, {
+    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting', tag: TAG, roles: ['superadmin', 'admin'], body: settingUpdateSchema,
+    handler: async (ctx, { body }) => {
+      const key = body.chiave as SettingKey;
+      const parsed = parseSettingValue(key, body.valore);
+      if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i) => ({ path: 'valore', message: i.message })));
+      const cod = tenantOf(ctx);
+      return withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => updateSetting(trx, cod, key, parsed.data, ctx.state.user!.username));
+    },
+  });
+};
