@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { getSetting } from '../admin/admin.settings';
 import type { CaseStatus } from '../../../workflows/case/case.machine';
 import type { ListCasesQuery } from './cases.schemas';
 
@@ -86,12 +87,8 @@ export async function assignableUsers(trx: Knex.Transaction, codAzienda: string)
     .orderBy(['cognome', 'nome']).select('cod_utente', 'username', 'nome', 'cognome');
 }
 
-/**
- * The tenant's SLA for cases (setting `case.sla_days`), default 30 days. Read here
- * directly from `settings` so cases do not depend on the admin area being present.
- */
+/** The tenant's SLA for cases: setting `case.sla_days` (validated by the admin catalogue), default 30 days. */
 export async function readSlaDays(trx: Knex.Transaction, codAzienda: string): Promise<number> {
-  const row = await trx('settings').where({ cod_azienda: codAzienda, chiave: 'case.sla_days' }).first('valore');
-  const v = row ? Number(typeof row.valore === 'object' && row.valore !== null && 'value' in row.valore ? row.valore.value : row.valore) : NaN;
-  return Number.isInteger(v) && v > 0 && v <= 3650 ? v : DEFAULT_SLA_DAYS;
+  const v = Number(await getSetting(trx, 'case.sla_days', codAzienda));
+  return Number.isInteger(v) && v > 0 ? v : DEFAULT_SLA_DAYS;
 }
