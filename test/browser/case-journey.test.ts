@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
-import { launchBrowser, screenshot } from '../helpers/browser';
+import { launchBrowser, screenshot, seriousA11yViolations } from '../helpers/browser';
 import { nextTotpCode } from '../helpers/totp';
 
 async function signIn(page: Page, env: TestEnv, user: Pick<TestUser, 'username' | 'password'>) {
@@ -28,6 +28,15 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
   });
   after(async () => { await browser?.close(); });
 
+  it('serves an accessible sign-in page', async () => {
+    const ctx = await browser.newContext({ locale: 'it-IT' });
+    const page = await ctx.newPage();
+    await page.goto(`${env.baseUrl}/login`);
+    await screenshot(page, '00-login');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await ctx.close();
+  });
+
   it('walks the whole journey in Chromium', async () => {
     const tenant = await env.createTenant();
     const analyst = await env.createUser({ tenant, roles: ['analyst'], totp: false });
@@ -39,6 +48,7 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
     await signIn(page, env, analyst);
     await page.waitForURL(/\/totp\/setup/);
     await screenshot(page, '01-totp-setup');
+    assert.deepEqual(await seriousA11yViolations(page), [], 'TOTP enrolment page has no serious accessibility violation');
     const secretText = (await page.locator('[data-totp-secret]').first().getAttribute('data-totp-secret')) ?? '';
     assert.match(secretText, /^[A-Z2-7]{16,}$/);
     const code = new TOTP({ secret: Secret.fromBase32(secretText), digits: 6, period: 30 }).generate();
@@ -56,6 +66,7 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
     await page.waitForURL(/\/casi\/[0-9a-f-]{36}$/);
     const caseUrl = page.url();
     await screenshot(page, '03-case-open');
+    assert.deepEqual(await seriousA11yViolations(page), [], 'case page has no serious accessibility violation');
     assert.match(await page.locator('[data-status]').first().getAttribute('data-status') ?? '', /^open$/);
 
     // 3. She closes it with an outcome and a reason.
@@ -77,6 +88,8 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
     await pageB.waitForURL(/\/totp\/verify/);
     await fillTotp(pageB, nextTotpCode(co.totpSecret));
     await pageB.waitForURL((u) => !u.pathname.startsWith('/totp'));
+    await pageB.goto(`${env.baseUrl}/casi`);
+    assert.deepEqual(await seriousA11yViolations(pageB), [], 'case list has no serious accessibility violation');
     await pageB.goto(caseUrl);
     await pageB.locator('form[action$="/completa-chiusura"] button[type=submit]').click();
     await pageB.waitForURL(caseUrl);
