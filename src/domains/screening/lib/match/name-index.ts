@@ -1,0 +1,164 @@
+import type { ListEntry } from '../types';
+import { makeToken, normalizeName, type NameToken, type NormalizedName } from './normalize';
+import { tokenSimilarity } from './token-similarity';
+
+export interface NameRecord {
+  entry: number;
+  name: string;
+  weak: boolean;
+  norm: NormalizedName;
+}
+
+/** Retrieval never reaches a candidate through a token less similar than this. */
+const RETRIEVAL_MIN_SIMILARITY = 0.6;
+
+function deletions(s: string): string[] {
+  if (s.length < 4) return [];
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i++) out.push(s.slice(0, i) + s.slice(i + 1));
+  return out;
+}
+
+/** Keys under which a vocabulary token is found: exact, fold, phonetic codes, skeleton, deletion neighbourhood. */
+function tokenKeys(t: NameToken): string[] {
+  const keys = [`e${t.text}`, `f${t.fold}`, `d${t.fold}`];
+  if (t.phon[0].length >= 2) keys.push(`p${t.phon[0]}`);
+  if (t.phon[1] && t.phon[1] !== t.phon[0] && t.phon[1].length >= 2) keys.push(`p${t.phon[1]}`);
+  if (t.skel.length >= 2) keys.push(`s${t.skel}`);
+  for (const d of deletions(t.fold)) keys.push(`d${d}`);
+  return keys;
+}
+
+function queryKeys(t: NameToken): string[] {
+  // A token from a script without vowels can only be found through its consonant skeleton.
+  if (t.abjad) return t.skel.length >= 1 ? [`s${t.skel}`] : [];
+  const keys = [`e${t.text}`, `f${t.fold}`, `d${t.fold}`];
+  if (t.phon[0].length >= 2) keys.push(`p${t.phon[0]}`);
+  if (t.phon[1] && t.phon[1] !== t.phon[0] && t.phon[1].length >= 2) keys.push(`p${t.phon[1]}`);
+  for (const d of deletions(t.fold)) keys.push(`d${d}`);
+  return keys;
+}
+
+/**
+ * In-memory inverted index: vocabulary tokens under several fuzzy keys, and postings from
+ * vocabulary token to the name records (primary names and aliases) that contain it.
+ */
+export class NameIndex {
+  readonly records: NameRecord[] = [];
+  private vocab: NameToken[] = [];
+  private vocabId = new Map<string, number>();
+  private postings: number[][] = [];
+  private keys = new Map<string, number[]>();
+  private acc: Float32Array = new Float32Array(0);
+  private cur: Float32Array = new Float32Array(0);
+
+  constructor(entries: ListEntry[], include: (e: ListEntry) => boolean = () => true) {
+    entries.forEach((e, ei) => {
+      if (!include(e)) return;
+      const seen = new Set<string>();
+      const add = (name: string, weak: boolean) => {
+        const norm = normalizeName(name);
+        const key = norm.tokens.map((t) => t.text).join(' ');
+        if (!key || seen.has(key)) return;
+        seen.add(key);
+        this.addRecord({ entry: ei, name, weak, norm });
+      };
+      add(e.name, false);
+      for (const a of e.aliases) add(a.name, a.quality === 'weak');
+    });
+    for (const [k, ids] of this.keys) if (ids.length > 1) this.keys.set(k, [...new Set(ids)]);
+    this.acc = new Float32Array(this.records.length);
+    this.cur = new Float32Array(this.records.length);
+  }
+
+  get vocabularySize(): number {
+    return this.vocab.length;
+  }
+
+  private tokenId(t: NameToken): number {
+    let id = this.vocabId.get(t.text);
+    if (id !== undefined) return id;
+    id = this.vocab.length;
+    this.vocab.push(t);
+    this.vocabId.set(t.text, id);
+    this.postings.push([]);
+    for (const k of tokenKeys(t)) {
+      const list = this.keys.get(k);
+      if (list) list.push(id); else this.keys.set(k, [id]);
+    }
+    return id;
+  }
+
+  private addRecord(r: NameRecord) {
+    const rid = this.records.length;
+    this.records.push(r);
+    const toks = r.norm.tokens;
+    const post = (t: NameToken) => {
+      const p = this.postings[this.tokenId(t)]!;
+      if (p[p.length - 1] !== rid) p.push(rid);
+    };
+    toks.forEach(post);
+    // Joined neighbours around short parts ("bin laden" -> "binladen") so the fused spelling finds them.
+    for (let i = 0; i + 1 < toks.length; i++) {
+      const a = toks[i]!, b = toks[i + 1]!;
+      if (a.text.length <= 4 || b.text.length <= 4) post(makeToken(a.text + b.text, a.abjad || b.abjad));
+    }
+  }
+
+  /** Vocabulary tokens close to a query token, with their similarity. */
+  private similarTokens(t: NameToken, memo: Map<number, number>): [number, number][] {
+    const out: [number, number][] = [];
+    const seen = new Set<number>();
+    for (const k of queryKeys(t)) {
+      for (const id of this.keys.get(k) ?? []) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        let s = memo.get(id);
+        if (s === undefined) { s = tokenSimilarity(t, this.vocab[id]!); memo.set(id, s); }
+        if (s >= RETRIEVAL_MIN_SIMILARITY) out.push([id, s]);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Candidate name records ranked by the weighted sum, over query tokens, of the best similarity
+   * of any of their tokens: a cheap upper bound of the full score used to keep the top `limit`.
+   */
+  candidates(query: NormalizedName, limit: number): number[] {
+    const toks = query.tokens;
+    const weight = (t: NameToken) => Math.min(t.weightPerson, t.weightOrg);
+    let active = toks.map((t, i) => ({ t, i })).filter(({ t }) => weight(t) >= 0.3);
+    if (!active.length) active = toks.map((t, i) => ({ t, i }));
+    const { acc, cur } = this;
+    const accTouched: number[] = [];
+    let total = 0;
+    for (const { t, i } of active) {
+      const w = weight(t);
+      total += w;
+      const touched: number[] = [];
+      const units: NameToken[] = [t];
+      const prev = toks[i - 1], next = toks[i + 1];
+      if (prev) units.push(makeToken(prev.text + t.text, prev.abjad || t.abjad));
+      if (next) units.push(makeToken(t.text + next.text, t.abjad || next.abjad));
+      for (const u of units) {
+        for (const [id, s] of this.similarTokens(u, new Map())) {
+          for (const rid of this.postings[id]!) {
+            if (cur[rid] === 0) touched.push(rid);
+            if (s > cur[rid]!) cur[rid] = s;
+          }
+        }
+      }
+      for (const rid of touched) {
+        if (acc[rid] === 0) accTouched.push(rid);
+        acc[rid] += w * cur[rid]!;
+        cur[rid] = 0;
+      }
+    }
+    const floor = 0.3 * total;
+    const picked = accTouched.filter((r) => acc[r]! >= floor);
+    picked.sort((a, b) => acc[b]! - acc[a]!);
+    for (const rid of accTouched) acc[rid] = 0;
+    return picked.slice(0, limit);
+  }
+}

@@ -1,0 +1,67 @@
+import { distance } from 'fastest-levenshtein';
+import type { NameToken } from './normalize';
+
+export function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  const la = a.length, lb = b.length;
+  if (!la || !lb) return 0;
+  const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
+  const ma = new Uint8Array(la), mb = new Uint8Array(lb);
+  let matches = 0;
+  for (let i = 0; i < la; i++) {
+    const lo = Math.max(0, i - window), hi = Math.min(lb - 1, i + window);
+    for (let j = lo; j <= hi; j++) {
+      if (!mb[j] && a.charCodeAt(i) === b.charCodeAt(j)) { ma[i] = 1; mb[j] = 1; matches++; break; }
+    }
+  }
+  if (!matches) return 0;
+  let t = 0, k = 0;
+  for (let i = 0; i < la; i++) {
+    if (!ma[i]) continue;
+    while (!mb[k]) k++;
+    if (a.charCodeAt(i) !== b.charCodeAt(k)) t++;
+    k++;
+  }
+  const jaro = (matches / la + matches / lb + (matches - t / 2) / matches) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < la && prefix < lb && a[prefix] === b[prefix]) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+export function editSimilarity(a: string, b: string): number {
+  const max = Math.max(a.length, b.length);
+  return max ? 1 - distance(a, b) / max : 1;
+}
+
+function phoneticEqual(a: NameToken, b: NameToken): boolean {
+  const [a1, a2] = a.phon, [b1, b2] = b.phon;
+  if (!a1 || !b1 || a1.length < 2) return false;
+  return a1 === b1 || a1 === b2 || a2 === b1;
+}
+
+/**
+ * Similarity of two name tokens in [0,1]: exact 1; spelling-variant fold 0.97; abjad consonant
+ * skeletons; otherwise a Levenshtein-ratio-led blend with Jaro-Winkler, raised when the
+ * Double Metaphone codes agree. Short tokens get little benefit of the doubt.
+ */
+export function tokenSimilarity(q: NameToken, c: NameToken): number {
+  if (q.text === c.text) return 1;
+  const lq = q.text.length, lc = c.text.length;
+  if (lq === 1 || lc === 1) {
+    // An initial stands for any name starting with that letter.
+    return lq === 1 && lc === 1 ? 0 : q.text[0] === c.text[0] ? 0.85 : 0;
+  }
+  if (q.abjad !== c.abjad) {
+    if (!q.skel || !c.skel) return 0;
+    if (q.skel === c.skel) return 0.95;
+    return Math.max(0, editSimilarity(q.skel, c.skel) * 0.9);
+  }
+  if (q.fold === c.fold) return 0.97;
+  const a = q.fold, b = c.fold;
+  let s = 0.65 * editSimilarity(a, b) + 0.35 * jaroWinkler(a, b);
+  const minLen = Math.min(a.length, b.length);
+  if (phoneticEqual(q, c)) s = Math.max(s, minLen >= 5 ? 0.88 : minLen >= 4 ? 0.84 : 0.8);
+  if (minLen >= 3 && (a.startsWith(b) || b.startsWith(a))) s = Math.max(s, 0.8);
+  if (minLen <= 3) s = Math.min(s, 0.75);
+  return s;
+}
