@@ -15,7 +15,7 @@ export interface OfacCsvFiles {
 /** OFAC legacy files are Latin-1 with CRLF, "-0-" nulls and a DOS end-of-file byte. */
 function rows(bytes: Buffer | undefined): string[][] {
   if (!bytes) return [];
-  const text = bytes.toString('latin1').replace(/\x1a/g, '');
+  const text = bytes.toString('latin1').replaceAll(String.fromCharCode(0x1a), '');
   const records = parse(text, {
     relax_quotes: true, relax_column_count: true, skip_empty_lines: true, trim: false,
   }) as string[][];
