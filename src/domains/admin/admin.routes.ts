@@ -4,7 +4,7 @@ import { apiRoute } from '../../http/api-route';
 import { tenantOf } from '../../http/auth';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import type { RegisterRoutes } from '../index';
-import { adminScope, isSuperadmin, mapUniqueViolation } from './admin.access';
+import { adminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
 import { createAzienda, createUtente, resetMfa, updateUtente } from './admin.commands';
 import { getAzienda, getUtente, listAziende, listUtenti, aziendeListQuery, utentiListQuery } from './admin.repo';
 import { aziendaCreateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
@@ -15,6 +15,8 @@ const utenteResponse = z.object({
   cod_utente: z.string(), cod_azienda: z.string().nullable(), username: z.string(), email: z.string(), nome: z.string(), cognome: z.string(),
   ruoli: z.array(z.string()), attivo: z.boolean(), totp_enabled: z.boolean(),
 });
+
+const settingsQuery = z.object({ cod_azienda: z.string().max(20).optional() });
 
 /** Tenants, users and settings (JSON API). */
 export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, sessions }) => {
@@ -64,7 +66,10 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
     handler: async (ctx, { body, params }) => {
       if (!isSuperadmin(ctx) && body.ruoli?.includes('superadmin')) throw forbidden('Solo un superamministratore può assegnare il ruolo superadmin');
       const row = await inScope(ctx, async (trx) => {
-        if (!(await getUtente(trx, params.cod_utente!))) throw notFound('Utente');
+        const target = await getUtente(trx, params.cod_utente!);
+        if (!target) throw notFound('Utente');
+        assertCanManage(ctx, target);
+        assertNotSelfLockout(ctx, target, body);
         return updateUtente(trx, params.cod_utente!, body, ctx.state.user!.username);
       });
       // A disabled account or a new password ends the sessions that were open.
@@ -76,7 +81,9 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
     method: 'POST', path: '/api/admin/utenti/:id/reset-mfa', summary: "Reset a user's TOTP enrolment", tag: TAG, roles: ['superadmin', 'admin'], response: utenteResponse,
     handler: async (ctx, { params }) => {
       const row = await inScope(ctx, async (trx) => {
-        if (!(await getUtente(trx, params.id!))) throw notFound('Utente');
+        const target = await getUtente(trx, params.id!);
+        if (!target) throw notFound('Utente');
+        assertCanManage(ctx, target);
         return resetMfa(trx, params.id!, ctx.state.user!.username);
       });
       await sessions.destroyForUser(row.cod_utente);
@@ -85,16 +92,19 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
   });
 
   apiRoute(router, openapi, {
-    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings", tag: TAG, roles: ['superadmin', 'admin'],
-    handler: async (ctx) => ({ items: await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listSettings(trx, tenantOf(ctx))) }),
+    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings (a superadmin may name the tenant)", tag: TAG, roles: ['superadmin', 'admin'], query: settingsQuery,
+    handler: async (ctx, { query }) => {
+      const cod = await settingsTenant(deps.db, ctx, query.cod_azienda);
+      return { items: await withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => listSettings(trx, cod)) };
+    },
   });
   apiRoute(router, openapi, {
-    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting', tag: TAG, roles: ['superadmin', 'admin'], body: settingUpdateSchema,
-    handler: async (ctx, { body }) => {
+    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting', tag: TAG, roles: ['superadmin', 'admin'], body: settingUpdateSchema, query: settingsQuery,
+    handler: async (ctx, { body, query }) => {
       const key = body.chiave as SettingKey;
       const parsed = parseSettingValue(key, body.valore);
       if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i) => ({ path: 'valore', message: i.message })));
-      const cod = tenantOf(ctx);
+      const cod = await settingsTenant(deps.db, ctx, query.cod_azienda);
       return withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => updateSetting(trx, cod, key, parsed.data, ctx.state.user!.username));
     },
   });

@@ -1,11 +1,12 @@
 import { withTenant } from '../../db/tenant';
 import { hasRole, requireRoles, tenantOf } from '../../http/auth';
-import { forbidden, HttpError, notFound } from '../../http/errors';
+import { forbidden, HttpError, notFound, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
 import { ROLE_LABELS } from '../auth/roles';
 import type { RegisterRoutes } from '../index';
-import { adminScope, isSuperadmin } from './admin.access';
+import { adminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, settingsTenant } from './admin.access';
+import { endTenantSessions } from './admin.sessions';
 import { createAzienda, createUtente, resetMfa, updateAzienda, updateUtente } from './admin.commands';
 import { aziendeListQuery, getAzienda, getUtente, listAziende, listUtenti, utentiListQuery } from './admin.repo';
 import { aziendaCreateSchema, aziendaUpdateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
@@ -57,13 +58,14 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   });
 
   // Settings of the current tenant
+  const requestedTenant = (ctx: Ctx) => (typeof ctx.query.cod_azienda === 'string' ? ctx.query.cod_azienda : undefined);
   router.get('/organizzazione/configurazione', requireRoles(...ADMINS), async (ctx) => {
-    const cod = tenantOf(ctx);
+    const cod = await settingsTenant(deps.db, ctx, requestedTenant(ctx));
     const settings = await withTenant(deps.db, { codAzienda: cod }, (trx) => listSettings(trx, cod));
-    render(ctx, views, 'organizzazione/configurazione.njk', { settings, errors: {}, values: {} });
+    render(ctx, views, 'organizzazione/configurazione.njk', { settings, errors: {}, values: {}, settingsTenant: cod });
   });
   router.post('/organizzazione/configurazione', requireRoles(...ADMINS), async (ctx) => {
-    const cod = tenantOf(ctx);
+    const cod = await settingsTenant(deps.db, ctx, requestedTenant(ctx));
     const body = formBody(ctx);
     const key = String(body.chiave ?? '');
     if (!isSettingKey(key)) throw new HttpError(422, 'VALIDATION_ERROR', 'Dati non validi', 'Impostazione sconosciuta');
@@ -71,10 +73,11 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     const parsed = parseSettingValue(key, raw);
     if (!parsed.success) {
       const settings = await withTenant(deps.db, { codAzienda: cod }, (trx) => listSettings(trx, cod));
-      return render(ctx, views, 'organizzazione/configurazione.njk', { settings, errors: { [key]: parsed.error.issues[0]?.message ?? 'Valore non valido' }, values: { [key]: body.valore } }, { status: 422 });
+      return render(ctx, views, 'organizzazione/configurazione.njk', { settings, settingsTenant: cod, errors: { [key]: parsed.error.issues[0]?.message ?? 'Valore non valido' }, values: { [key]: body.valore } }, { status: 422 });
     }
     await withTenant(deps.db, { codAzienda: cod, actor: actor(ctx) }, (trx) => updateSetting(trx, cod, key, parsed.data, actor(ctx)));
-    redirectWithFlash(ctx, '/organizzazione/configurazione', 'success', 'Impostazione salvata');
+    const back = cod === ctx.state.tenant ? '/organizzazione/configurazione' : `/organizzazione/configurazione?cod_azienda=${encodeURIComponent(cod)}`;
+    redirectWithFlash(ctx, back, 'success', 'Impostazione salvata');
   });
 
   // Users
@@ -121,25 +124,35 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
 
   router.get('/organizzazione/utenti/:id', requireRoles(...ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
-    render(ctx, views, 'organizzazione/utente.njk', { utente, labels, self: utente.cod_utente === ctx.state.user!.cod_utente });
+    const canManage = isSuperadmin(ctx) || !utente.ruoli.includes('superadmin');
+    render(ctx, views, 'organizzazione/utente.njk', { utente, labels, canManage, self: utente.cod_utente === ctx.state.user!.cod_utente });
   });
   router.get('/organizzazione/utenti/:id/modifica', requireRoles(...ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
+    assertCanManage(ctx, utente);
     await renderUtenteForm(ctx, 'edit', utente);
   });
   router.post('/organizzazione/utenti/:id/modifica', requireRoles(...ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
+    assertCanManage(ctx, utente);
     const form = utenteFromForm(formBody(ctx));
     const values = { ...utente, ...form, username: utente.username, cod_azienda: utente.cod_azienda };
     const parsed = utenteUpdateSchema.safeParse({ email: form.email, nome: form.nome, cognome: form.cognome, ruoli: form.ruoli, password: form.password });
     if (!parsed.success) return renderUtenteForm(ctx, 'edit', values, fieldErrors(parsed.error), 422);
     if (!isSuperadmin(ctx) && parsed.data.ruoli?.includes('superadmin')) throw forbidden('Solo un superamministratore può assegnare il ruolo superadmin');
+    try {
+      assertNotSelfLockout(ctx, utente, parsed.data);
+    } catch (e) {
+      if (e instanceof ValidationError) return renderUtenteForm(ctx, 'edit', values, Object.fromEntries(e.errors.map((x) => [x.path, x.message])), 422);
+      throw e;
+    }
     await inScope(ctx, (trx) => updateUtente(trx, utente.cod_utente, parsed.data, actor(ctx)));
     if (parsed.data.password) await sessions.destroyForUser(utente.cod_utente);
     redirectWithFlash(ctx, `/organizzazione/utenti/${utente.cod_utente}`, 'success', 'Utente aggiornato');
   });
   router.post('/organizzazione/utenti/:id/toggle', requireRoles(...ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
+    assertCanManage(ctx, utente);
     if (utente.cod_utente === ctx.state.user!.cod_utente) return redirectWithFlash(ctx, `/organizzazione/utenti/${utente.cod_utente}`, 'danger', 'Non puoi disattivare il tuo stesso utente');
     const row = await inScope(ctx, (trx) => updateUtente(trx, utente.cod_utente, { attivo: !utente.attivo }, actor(ctx)));
     if (!row.attivo) await sessions.destroyForUser(row.cod_utente);
@@ -147,6 +160,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   });
   router.post('/organizzazione/utenti/:id/reset-mfa', requireRoles(...ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
+    assertCanManage(ctx, utente);
     await inScope(ctx, (trx) => resetMfa(trx, utente.cod_utente, actor(ctx)));
     await sessions.destroyForUser(utente.cod_utente);
     redirectWithFlash(ctx, `/organizzazione/utenti/${utente.cod_utente}`, 'success', 'Secondo fattore azzerato: l’utente lo configurerà di nuovo al prossimo accesso');
@@ -177,6 +191,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   router.post('/organizzazione/:cod/toggle', requireRoles('superadmin'), async (ctx) => {
     const azienda = await loadAzienda(ctx);
     const row = await inScope(ctx, (trx) => updateAzienda(trx, azienda.cod_azienda, { attiva: !azienda.attiva }, actor(ctx)));
+    if (!row.attiva) await endTenantSessions(deps.db, sessions, row.cod_azienda, actor(ctx));
     redirectWithFlash(ctx, `/organizzazione/${row.cod_azienda}`, 'success', row.attiva ? 'Azienda riattivata' : 'Azienda disattivata: i suoi utenti non possono più accedere');
   });
 };
