@@ -13,9 +13,12 @@ export function cookieOptions(secure: boolean, maxAgeMs?: number) {
 }
 
 export async function loadUser(db: Knex, codUtente: string): Promise<SessionUser | undefined> {
+  // A disabled user, or a user of a disabled tenant, has no live session: checked on every request.
   return withPlatform(db, null, (trx) =>
-    trx('utenti').where({ cod_utente: codUtente, attivo: true })
-      .first('cod_utente', 'cod_azienda', 'username', 'email', 'nome', 'cognome', 'ruoli', 'totp_enabled'));
+    trx('utenti as u').leftJoin('aziende as a', 'a.cod_azienda', 'u.cod_azienda')
+      .where({ 'u.cod_utente': codUtente, 'u.attivo': true })
+      .where((w) => w.whereNull('u.cod_azienda').orWhere('a.attiva', true))
+      .first('u.cod_utente', 'u.cod_azienda', 'u.username', 'u.email', 'u.nome', 'u.cognome', 'u.ruoli', 'u.totp_enabled'));
 }
 
 /** Loads the session and its user; a session whose user was disabled is ended. */
