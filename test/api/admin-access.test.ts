@@ -158,4 +158,66 @@ describe('admin access rules', () => {
     assert.match(fragment.text, /^\s*(<[^>]+>\s*)*<div id="utenti-tabella"/);
     assert.doesNotMatch(fragment.text, /limit=/, 'the default page size is not repeated in links');
   });
+
+  it('answers 403 to an analyst on every admin route, API and pages', async () => {
+    const analyst = await env.login(await env.createUser({ tenant, roles: ['analyst', 'co'] }));
+    const someone = await env.createUser({ tenant, roles: ['viewer'] });
+    const api: [string, string][] = [
+      ['GET', '/api/admin/aziende'], ['POST', '/api/admin/aziende'], ['GET', `/api/admin/aziende/${tenant}`],
+      ['GET', '/api/admin/utenti'], ['POST', '/api/admin/utenti'], ['PATCH', `/api/admin/utenti/${someone.cod_utente}`],
+      ['POST', `/api/admin/utenti/${someone.cod_utente}/reset-mfa`], ['GET', '/api/admin/settings'], ['PUT', '/api/admin/settings'],
+    ];
+    for (const [method, path] of api) {
+      const r = await analyst.request(method, path, { json: method === 'GET' ? undefined : {} });
+      assert.equal(r.status, 403, `${method} ${path}`);
+      assert.equal(r.body.code, 'FORBIDDEN');
+    }
+    const pages = ['/admin', '/organizzazione', '/organizzazione/nuovo', `/organizzazione/${tenant}`, `/organizzazione/${tenant}/modifica`,
+      '/organizzazione/configurazione', '/organizzazione/utenti', '/organizzazione/utenti/nuovo', `/organizzazione/utenti/${someone.cod_utente}`,
+      `/organizzazione/utenti/${someone.cod_utente}/modifica`];
+    for (const path of pages) assert.equal((await analyst.get(path, { accept: 'text/html' })).status, 403, path);
+    const token = await analyst.csrfToken('/');
+    const posts = ['/organizzazione/nuovo', `/organizzazione/${tenant}/toggle`, `/organizzazione/${tenant}/modifica`, '/organizzazione/configurazione',
+      '/organizzazione/utenti/nuovo', `/organizzazione/utenti/${someone.cod_utente}/toggle`, `/organizzazione/utenti/${someone.cod_utente}/reset-mfa`];
+    for (const path of posts) {
+      const r = await analyst.request('POST', path, { form: { _csrf: token }, headers: { accept: 'text/html' } });
+      assert.equal(r.status, 403, path);
+      assert.doesNotMatch(r.text, /Token di sicurezza/, 'refused for the role, not for CSRF');
+    }
+    // A tenant admin is not a platform operator.
+    assert.equal((await admin.post('/api/admin/aziende', { cod_azienda: 'NOPE', ragione_sociale: 'No', tipo_intermediario: 'banca' })).status, 403);
+  });
+
+  it('lets a superadmin create users in any tenant or in none; an unknown tenant is a 422', async () => {
+    const base = (name: string) => ({ username: name, email: `${name}@example.test`, nome: 'Piatta', cognome: 'Forma', password: 'una-password-lunga' });
+    const name = `plat.${Date.now().toString(36)}`;
+    const platformUser = await superadmin.post('/api/admin/utenti', { ...base(name), ruoli: ['superadmin'] });
+    assert.equal(platformUser.status, 201, platformUser.text);
+    assert.equal(platformUser.body.cod_azienda, null);
+    const inOther = await superadmin.post('/api/admin/utenti', { ...base(`${name}b`), ruoli: ['admin'], cod_azienda: other });
+    assert.equal(inOther.status, 201);
+    assert.equal(inOther.body.cod_azienda, other);
+    const audit = await env.ownerDb('audit_events').where({ action: 'utente.created', entity_id: inOther.body.cod_utente }).first();
+    assert.equal(audit.cod_azienda, other);
+    const unknown = await superadmin.post('/api/admin/utenti', { ...base(`${name}c`), ruoli: ['admin'], cod_azienda: 'NOPE404' });
+    assert.equal(unknown.status, 422);
+    assert.equal(unknown.body.errors[0].path, 'cod_azienda');
+    // The superadmin manages users of any tenant (platform scope).
+    const patched = await superadmin.patch(`/api/admin/utenti/${inOther.body.cod_utente}`, { attivo: false });
+    assert.equal(patched.status, 200);
+    assert.equal(patched.body.attivo, false);
+    assert.equal((await env.ownerDb('audit_events').where({ action: 'utente.deactivated', entity_id: inOther.body.cod_utente })).length, 1);
+    const all = await superadmin.get(`/api/admin/utenti?cod_azienda=${other}&attivo=false`);
+    assert.deepEqual(all.body.items.map((u: { cod_utente: string }) => u.cod_utente), [inOther.body.cod_utente]);
+    assert.ok(all.body.items.every((u: Record<string, unknown>) => !('password_hash' in u) && !('totp_secret' in u)));
+  });
+
+  it('writes an audit event for a tenant edited through its form', async () => {
+    const t = await env.createTenant();
+    const r = await superadmin.submitForm(`/organizzazione/${t}/modifica`, { ragione_sociale: 'Fiduciaria Nuova S.r.l.', tipo_intermediario: 'fiduciaria', pec: 'fiduciaria@pec.example.test' });
+    assert.equal(r.status, 302);
+    const audit = await env.ownerDb('audit_events').where({ cod_azienda: t, action: 'azienda.updated' }).first();
+    assert.ok(audit, 'azienda.updated written');
+    assert.equal(audit.actor, platformAdmin.username);
+  });
 });
