@@ -202,6 +202,9 @@ describe('admin access rules', () => {
     const unknown = await superadmin.post('/api/admin/utenti', { ...base(`${name}c`), ruoli: ['admin'], cod_azienda: 'NOPE404' });
     assert.equal(unknown.status, 422);
     assert.equal(unknown.body.errors[0].path, 'cod_azienda');
+    const page = await superadmin.submitForm('/organizzazione/utenti/nuovo', { ...base(`${name}d`), ruoli: 'viewer', cod_azienda: 'NOPE404' });
+    assert.equal(page.status, 422);
+    assert.match(page.text, /Azienda inesistente/);
     // The superadmin manages users of any tenant (platform scope).
     const patched = await superadmin.patch(`/api/admin/utenti/${inOther.body.cod_utente}`, { attivo: false });
     assert.equal(patched.status, 200);

@@ -111,6 +111,8 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
       created = await inScope(ctx, (trx) => createUtente(trx, parsed.data, actor(ctx)));
     } catch (e) {
       if (isUnique(e)) return renderUtenteForm(ctx, 'new', values, { username: 'Nome utente già in uso' }, 409);
+      // A tenant code that is not in the list (crafted post, or just deleted) is a form error, not a 500.
+      if ((e as { code?: string })?.code === '23503') return renderUtenteForm(ctx, 'new', values, { cod_azienda: 'Azienda inesistente' }, 422);
       throw e;
     }
     redirectWithFlash(ctx, `/organizzazione/utenti/${created.cod_utente}`, 'success', 'Utente creato: al primo accesso configurerà l’app di autenticazione');
