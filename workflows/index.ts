@@ -1,2 +1,4 @@
 // The worker bundles this file: export every process's workflow.
 export { caseWorkflow } from './case/case.workflow';
+export { screeningImportWorkflow } from './screening/screening-import.workflow';
+export { screeningBatchWorkflow } from './screening/screening-batch.workflow';

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { defaultSanctionsDir, loadOpenSanctionsFixtures } from './lib/load-all';
+import type { ListEntry } from './lib/types';
+import { importOfacCsvDir } from './lib/importers/ofac-csv';
+import { importUnXmlFile } from './lib/importers/un-xml';
+import { parseUkXlsx } from './lib/importers/uk-xlsx';
+import { importEuXmlFile } from './lib/importers/eu-xml';
+import { importCryptoDir } from './lib/importers/crypto';
+
+/** One list found in the data directory: its name (as loadAllLists names it) and how to load it. */
+export interface ListSource {
+  list: string;
+  /** Directory or file, relative to the data directory. */
+  path: string;
+  load: () => ListEntry[] | Promise<ListEntry[]>;
+}
+
+export const sanctionsDataDir = () => defaultSanctionsDir();
+
+const files = (dir: string, re: RegExp) => (existsSync(dir) ? readdirSync(dir).filter((f) => re.test(f)).sort() : []);
+
+/**
+ * The same lists and names as lib/load-all.ts, one at a time, so the import can record
+ * progress (and one list's failure names that list). When a folder holds several files the
+ * last one (by name, so the newest dated publication) is the list.
+ */
+export function listSources(dataDir = sanctionsDataDir()): ListSource[] {
+  const out: ListSource[] = [];
+  const rel = (p: string) => relative(dataDir, p) || '.';
+  for (const d of files(dataDir, /^ofac-\d{4}-\d{2}$/)) {
+    const p = join(dataDir, d);
+    out.push({ list: `us_ofac_sdn_${d.slice(5).replace('-', '_')}`, path: rel(p), load: () => importOfacCsvDir(p, `us_ofac_sdn_${d.slice(5).replace('-', '_')}`) });
+  }
+  const last = (dir: string, re: RegExp) => { const f = files(dir, re); return f.length ? join(dir, f[f.length - 1]!) : undefined; };
+  const un = last(join(dataDir, 'un'), /\.xml$/i);
+  if (un) out.push({ list: 'un_sc_sanctions', path: rel(un), load: () => importUnXmlFile(un) });
+  const uk = last(join(dataDir, 'uk'), /\.xlsx$/i);
+  if (uk) out.push({ list: 'gb_hmt_sanctions', path: rel(uk), load: async () => (await parseUkXlsx(uk)).entries });
+  const eu = last(join(dataDir, 'eu'), /\.xml$/i);
+  if (eu) out.push({ list: 'eu_fsf', path: rel(eu), load: () => importEuXmlFile(eu) });
+  const crypto = join(dataDir, 'crypto');
+  if (existsSync(join(crypto, 'ofac_crypto_addresses_union.txt'))) out.push({ list: 'us_ofac_crypto', path: rel(crypto), load: () => importCryptoDir(crypto) });
+  const os = join(dataDir, 'opensanctions', 'yente_fixtures');
+  if (existsSync(os)) out.push({ list: 'opensanctions', path: rel(os), load: () => loadOpenSanctionsFixtures(os) });
+  return out;
+}
+
+/** Hash of the source bytes (every file under the path): an unchanged source is skipped cheaply. */
+export function sourceHash(dataDir: string, path: string): string {
+  const h = createHash('sha256');
+  const walk = (p: string) => {
+    if (statSync(p).isDirectory()) for (const f of readdirSync(p).sort()) walk(join(p, f));
+    else h.update(relative(dataDir, p)).update('\0').update(readFileSync(p));
+  };
+  walk(join(dataDir, path));
+  return h.digest('hex');
+}
