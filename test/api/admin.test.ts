@@ -19,8 +19,8 @@ describe('admin API: tenants, users, settings', () => {
     analystA = await env.login(await env.createUser({ tenant: tenantA, roles: ['analyst'] }));
   });
 
-  const auditCount = async (action: string, entityId: string) =>
-    Number((await env.ownerDb('audit_events').where({ action, entity_id: entityId }).count({ n: '*' }))[0]!.n);
+  const auditCount = async (action: string, entityId: string, codAzienda?: string) =>
+    Number((await env.ownerDb('audit_events').where({ action, entity_id: entityId }).modify((q) => { if (codAzienda) q.where({ cod_azienda: codAzienda }); }).count({ n: '*' }))[0]!.n);
 
   it('lets a superadmin create, list and read tenants, with validation and duplicates refused', async () => {
     const cod = `NEW${Date.now().toString(36).toUpperCase().slice(-5)}`;
@@ -128,7 +128,7 @@ describe('admin API: tenants, users, settings', () => {
     assert.equal(updated.body.valore, 15);
     assert.equal((await adminA.put('/api/admin/settings', { chiave: 'case.sla_days', valore: 0 })).status, 422);
     assert.equal((await adminA.put('/api/admin/settings', { chiave: 'non.esiste', valore: 1 })).status, 422);
-    assert.equal(await auditCount('setting.updated', 'case.sla_days'), 1);
+    assert.equal(await auditCount('setting.updated', 'case.sla_days', tenantA), 1);
     // Settings are per tenant: another tenant still has the default.
     const adminB = await env.login(await env.createUser({ tenant: tenantB, roles: ['admin'] }));
     const b = await adminB.get('/api/admin/settings');
