@@ -1,6 +1,7 @@
 import type { ListEntry } from '../types';
 import { makeToken, normalizeName, type NameToken, type NormalizedName } from './normalize';
 import { tokenSimilarity } from './token-similarity';
+import { joinable, MIN_JOINED_SIMILARITY } from './name-scorer';
 
 export interface NameRecord {
   entry: number;
@@ -101,21 +102,24 @@ export class NameIndex {
     // Joined neighbours around short parts ("bin laden" -> "binladen") so the fused spelling finds them.
     for (let i = 0; i + 1 < toks.length; i++) {
       const a = toks[i]!, b = toks[i + 1]!;
-      if (a.text.length <= 4 || b.text.length <= 4) post(makeToken(a.text + b.text, a.abjad || b.abjad));
+      if (joinable(a, b)) post(makeToken(a.text + b.text, a.abjad || b.abjad));
     }
   }
 
   /** Vocabulary tokens close to a query token, with their similarity. */
-  private similarTokens(t: NameToken, memo: Map<number, number>): [number, number][] {
+  private similarTokens(t: NameToken, memo: Map<number, number>, joined: boolean): [number, number][] {
     const out: [number, number][] = [];
     const seen = new Set<number>();
     for (const k of queryKeys(t)) {
       for (const id of this.keys.get(k) ?? []) {
         if (seen.has(id)) continue;
         seen.add(id);
+        const v = this.vocab[id]!;
+        // Tokens of very different length cannot reach the retrieval floor (skeletons aside).
+        if (!t.abjad && Math.abs(v.fold.length - t.fold.length) > Math.max(2, 0.34 * Math.max(v.fold.length, t.fold.length))) continue;
         let s = memo.get(id);
-        if (s === undefined) { s = tokenSimilarity(t, this.vocab[id]!); memo.set(id, s); }
-        if (s >= RETRIEVAL_MIN_SIMILARITY) out.push([id, s]);
+        if (s === undefined) { s = tokenSimilarity(t, v, joined); memo.set(id, s); }
+        if (s >= (joined ? MIN_JOINED_SIMILARITY : RETRIEVAL_MIN_SIMILARITY)) out.push([id, s]);
       }
     }
     return out;
@@ -139,10 +143,10 @@ export class NameIndex {
       const touched: number[] = [];
       const units: NameToken[] = [t];
       const prev = toks[i - 1], next = toks[i + 1];
-      if (prev) units.push(makeToken(prev.text + t.text, prev.abjad || t.abjad));
-      if (next) units.push(makeToken(t.text + next.text, t.abjad || next.abjad));
-      for (const u of units) {
-        for (const [id, s] of this.similarTokens(u, new Map())) {
+      if (prev && joinable(prev, t)) units.push(makeToken(prev.text + t.text, prev.abjad || t.abjad));
+      if (next && joinable(t, next)) units.push(makeToken(t.text + next.text, t.abjad || next.abjad));
+      for (const [u, unit] of units.entries()) {
+        for (const [id, s] of this.similarTokens(unit, new Map(), u > 0)) {
           for (const rid of this.postings[id]!) {
             if (cur[rid] === 0) touched.push(rid);
             if (s > cur[rid]!) cur[rid] = s;

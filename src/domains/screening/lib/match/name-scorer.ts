@@ -1,4 +1,3 @@
-import { COMMON_NAMES } from './name-vocabulary';
 import { makeToken, type NameToken, type NormalizedName } from './normalize';
 import { tokenSimilarity } from './token-similarity';
 
@@ -15,29 +14,38 @@ export interface NameScore {
   /** weighted share of the candidate name found in the query */
   candidateCoverage: number;
   pairs: TokenPairing[];
+  matchedQueryTokens: string[];
   unmatchedQuery: string[];
   unmatchedCandidate: string[];
   /** rule that capped or lifted the blended score, if any */
-  rule?: 'partial-name' | 'contained-name' | 'common-name';
+  rule?: 'partial-name' | 'contained-name';
 }
 
 /** Token pairs below this similarity are not aligned at all. */
 export const MIN_TOKEN_SIMILARITY = 0.55;
+/** Fused neighbours only count when they are spelled almost the same as the single token. */
+export const MIN_JOINED_SIMILARITY = 0.88;
 /** A single distinctive token against a longer name is at most a review, never a match. */
 export const PARTIAL_NAME_CAP = 0.72;
-/** Names made only of very common given / family names (Muhammad Ahmed, John Smith) need more than the name. */
-export const COMMON_NAME_CAP = 0.8;
 /** Query weight share for persons: list names carry middle names and patronymics a query often lacks. */
-const ALPHA_PERSON = 0.72;
+const ALPHA_PERSON = 0.65;
 const ALPHA_ORG = 0.55;
 
 interface Unit { idx: number[]; tok: NameToken; weight: number }
+
+/** Only a short part or a particle is written fused with its neighbour ("binladen", "alqaeda", "jinping"). */
+export function joinable(a: NameToken, b: NameToken): boolean {
+  return a.text.length <= 3 || b.text.length <= 3 || a.kindPerson === 'particle' || b.kindPerson === 'particle';
+}
+
+const WEAK_KINDS = new Set(['legal', 'title', 'stop', 'suffix']);
 
 function units(tokens: NameToken[], weights: number[]): Unit[] {
   const out: Unit[] = tokens.map((tok, i) => ({ idx: [i], tok, weight: weights[i]! }));
   // Adjacent pairs joined, so "bin laden" ~ "binladen" and "abdul rahman" ~ "abdulrahman".
   for (let i = 0; i + 1 < tokens.length; i++) {
     const a = tokens[i]!, b = tokens[i + 1]!;
+    if (!joinable(a, b)) continue;
     out.push({ idx: [i, i + 1], tok: makeToken(a.text + b.text, a.abjad || b.abjad), weight: weights[i]! + weights[i + 1]! });
   }
   return out;
@@ -51,7 +59,7 @@ const strong = (t: NameToken, isOrg: boolean) => (isOrg ? t.kindOrg : t.kindPers
  */
 export function scoreNames(q: NormalizedName, c: NormalizedName, isOrg: boolean): NameScore {
   const qt = q.tokens, ct = c.tokens;
-  const empty: NameScore = { score: 0, queryCoverage: 0, candidateCoverage: 0, pairs: [], unmatchedQuery: qt.map((t) => t.text), unmatchedCandidate: ct.map((t) => t.text) };
+  const empty: NameScore = { score: 0, queryCoverage: 0, candidateCoverage: 0, pairs: [], matchedQueryTokens: [], unmatchedQuery: qt.map((t) => t.text), unmatchedCandidate: ct.map((t) => t.text) };
   if (!qt.length || !ct.length) return empty;
   const wOf = (t: NameToken) => (isOrg ? t.weightOrg : t.weightPerson);
   const qw = qt.map(wOf), cw = ct.map(wOf);
@@ -60,8 +68,11 @@ export function scoreNames(q: NormalizedName, c: NormalizedName, isOrg: boolean)
   for (const a of qu) {
     for (const b of cu) {
       if (a.idx.length > 1 && b.idx.length > 1) continue;
-      const s = tokenSimilarity(a.tok, b.tok);
-      if (s >= MIN_TOKEN_SIMILARITY) cands.push({ s, q: a, c: b });
+      const joined = a.idx.length > 1 || b.idx.length > 1;
+      const s = tokenSimilarity(a.tok, b.tok, joined);
+      // A legal form or title only ever stands for itself: "luca" is not "llc".
+      if (s < 1 && !joined && WEAK_KINDS.has(a.tok.kindOrg) !== WEAK_KINDS.has(b.tok.kindOrg)) continue;
+      if (s >= (joined ? MIN_JOINED_SIMILARITY : MIN_TOKEN_SIMILARITY)) cands.push({ s, q: a, c: b });
     }
   }
   cands.sort((x, y) => y.s - x.s || (y.q.weight + y.c.weight) - (x.q.weight + x.c.weight));
@@ -91,11 +102,6 @@ export function scoreNames(q: NormalizedName, c: NormalizedName, isOrg: boolean)
     score = PARTIAL_NAME_CAP;
     rule = 'partial-name';
   }
-  const matchedStrong = qt.filter((t, i) => strong(t, isOrg) && usedQ[i]);
-  if (!isOrg && matchedStrong.length && matchedStrong.every((t) => COMMON_NAMES.has(t.text)) && score > COMMON_NAME_CAP) {
-    score = COMMON_NAME_CAP;
-    rule = 'common-name';
-  }
   // A distinctive listed name found whole inside a longer query (free-text fields, "payment for X").
   const cStrongWeight = ct.reduce((a, t, i) => a + (strong(t, isOrg) ? cw[i]! : 0), 0);
   const cAllFound = ct.every((t, i) => cw[i]! < 0.3 || cSim[i]! >= 0.9);
@@ -104,7 +110,8 @@ export function scoreNames(q: NormalizedName, c: NormalizedName, isOrg: boolean)
     if (lifted > score) { score = lifted; rule = 'contained-name'; }
   }
   return {
-    score: Math.max(0, Math.min(1, score)), queryCoverage, candidateCoverage, pairs,
+    score: Math.max(0, Math.min(1, score)), queryCoverage,
+    matchedQueryTokens: qt.filter((_, i) => usedQ[i]).map((t) => t.text), candidateCoverage, pairs,
     unmatchedQuery: qt.filter((_, i) => !usedQ[i]).map((t) => t.text),
     unmatchedCandidate: ct.filter((_, i) => !usedC[i]).map((t) => t.text),
     ...(rule ? { rule } : {}),

@@ -80,21 +80,26 @@ function asciiTokens(raw: string): RawToken[] {
   return out;
 }
 
+/** Legal phrases indexed by their first word, so most tokens cost one map lookup. */
+const PHRASES_BY_FIRST = new Map<string, { words: string[]; to: string }[]>();
+for (const [phrase, to] of LEGAL_PHRASES) {
+  const words = phrase.split(' ').map(canonicalToken);
+  const list = PHRASES_BY_FIRST.get(words[0]!) ?? [];
+  list.push({ words, to });
+  PHRASES_BY_FIRST.set(words[0]!, list);
+}
+
 function foldPhrases(tokens: RawToken[]): RawToken[] {
+  const canon = tokens.map((t) => canonicalToken(t.text));
   const out: RawToken[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    let matched = false;
-    for (const [phrase, to] of LEGAL_PHRASES) {
-      const words = phrase.split(' ');
-      if (i + words.length > tokens.length) continue;
-      if (words.every((w, k) => canonicalToken(tokens[i + k]!.text) === canonicalToken(w) || tokens[i + k]!.text === w)) {
-        out.push({ text: to, abjad: false });
-        i += words.length - 1;
-        matched = true;
-        break;
-      }
+    const phrase = PHRASES_BY_FIRST.get(canon[i]!)?.find(({ words }) => words.every((w, k) => canon[i + k] === w));
+    if (phrase) {
+      out.push({ text: phrase.to, abjad: false });
+      i += phrase.words.length - 1;
+    } else {
+      out.push({ text: canon[i]!, abjad: tokens[i]!.abjad });
     }
-    if (!matched) out.push({ text: canonicalToken(tokens[i]!.text), abjad: tokens[i]!.abjad });
   }
   return out;
 }

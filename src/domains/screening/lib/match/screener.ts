@@ -1,10 +1,11 @@
 import type { ListEntry, Schema } from '../types';
 import { canonicalWalletAddress } from '../importers/crypto';
-import { normalizeName } from './normalize';
+import { makeToken, normalizeName } from './normalize';
+import { COMMON_NAMES } from './name-vocabulary';
 import { NameIndex } from './name-index';
 import { scoreNames, type NameScore } from './name-scorer';
 import { isOrgSchema, qualifierEffect, schemaFactor, type QueryQualifiers } from './qualifiers';
-import { DEFAULT_CANDIDATES, DEFAULT_MATCH_THRESHOLD, DEFAULT_REVIEW_THRESHOLD, PENALTY, WEAK_SINGLE_ALIAS_CAP } from './thresholds';
+import { DEFAULT_CANDIDATES, DEFAULT_MATCH_THRESHOLD, DEFAULT_REVIEW_THRESHOLD, PENALTY, WEAK_SINGLE_ALIAS_CAP, COMMON_NAME_CAP } from './thresholds';
 
 export interface ScreeningQuery extends QueryQualifiers {
   name: string;
@@ -36,6 +37,8 @@ export interface ScreenerOptions {
   /** lists whose names should not be fuzzy-matched (e.g. wallet-only lists) */
   nameIndexExclude?: (e: ListEntry) => boolean;
 }
+
+const isStrongPersonToken = (t: string) => makeToken(t).kindPerson === 'name';
 
 const normId = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
@@ -96,12 +99,18 @@ export class Screener {
         const alias = rec.weak ? PENALTY.weakAlias : 1;
         const qual = qualifierEffect(query, entry);
         let score = ns.score * schema * alias * qual.factor;
+        const notes = [...qual.notes];
+        // Names made only of very common given / family names (Muhammad Ahmed) need more than the name.
+        if (!isOrg && ns.matchedQueryTokens.length && ns.matchedQueryTokens.every((t) => COMMON_NAMES.has(t) || !isStrongPersonToken(t))) {
+          if (score > COMMON_NAME_CAP) notes.push('common name only');
+          score = Math.min(score, COMMON_NAME_CAP);
+        }
         // A one-word weak a.k.a. (a nickname such as 'AMIN') cannot alert on its own.
         if (rec.weak && rec.norm.tokens.filter((t) => t.kindPerson === 'name').length <= 1) score = Math.min(score, WEAK_SINGLE_ALIAS_CAP);
         if (prior && prior.score >= score) continue;
         byEntry.set(entry, {
           entry, score, kind: 'name', matchedName: rec.name, matchedAliasWeak: rec.weak, nameScore: ns,
-          factors: { schema, alias, qualifiers: qual.factor }, notes: qual.notes,
+          factors: { schema, alias, qualifiers: qual.factor }, notes,
         });
       }
     }

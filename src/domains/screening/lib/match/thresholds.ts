@@ -3,7 +3,7 @@ export const DEFAULT_MATCH_THRESHOLD = 0.85;
 /** Score at or above which a hit is shown for review but does not alert on its own. */
 export const DEFAULT_REVIEW_THRESHOLD = 0.72;
 /** Candidates kept from retrieval for full scoring. */
-export const DEFAULT_CANDIDATES = 40;
+export const DEFAULT_CANDIDATES = 25;
 /** Multipliers that can only lower a name score. */
 export const PENALTY = {
   schemaMismatch: 0.8,
@@ -15,3 +15,5 @@ export const PENALTY = {
 } as const;
 /** Ceiling for a hit on a one-word weak alias. */
 export const WEAK_SINGLE_ALIAS_CAP = 0.8;
+/** Ceiling for a hit whose matched tokens are all very common names (Muhammad Ahmed, John Smith). */
+export const COMMON_NAME_CAP = 0.8;

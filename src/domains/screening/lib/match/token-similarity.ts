@@ -1,12 +1,21 @@
 import { distance } from 'fastest-levenshtein';
 import type { NameToken } from './normalize';
 
+// Reused match flags: this runs thousands of times per query and allocation dominated it.
+let flagsA = new Uint8Array(64), flagsB = new Uint8Array(64);
+
 export function jaroWinkler(a: string, b: string): number {
   if (a === b) return 1;
   const la = a.length, lb = b.length;
   if (!la || !lb) return 0;
   const window = Math.max(0, Math.floor(Math.max(la, lb) / 2) - 1);
-  const ma = new Uint8Array(la), mb = new Uint8Array(lb);
+  if (la > flagsA.length || lb > flagsB.length) {
+    flagsA = new Uint8Array(Math.max(la, lb) * 2);
+    flagsB = new Uint8Array(Math.max(la, lb) * 2);
+  }
+  const ma = flagsA, mb = flagsB;
+  ma.fill(0, 0, la);
+  mb.fill(0, 0, lb);
   let matches = 0;
   for (let i = 0; i < la; i++) {
     const lo = Math.max(0, i - window), hi = Math.min(lb - 1, i + window);
@@ -28,9 +37,19 @@ export function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
+/** True when b is a with one pair of neighbouring letters swapped ("hcen" / "chen"). */
+function isTransposition(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+}
+
+/** 1 - edit distance / longer length, counting a swap of neighbours as one edit (Damerau). */
 export function editSimilarity(a: string, b: string): number {
   const max = Math.max(a.length, b.length);
-  return max ? 1 - distance(a, b) / max : 1;
+  if (!max) return 1;
+  return 1 - (isTransposition(a, b) ? 1 : distance(a, b)) / max;
 }
 
 function phoneticEqual(a: NameToken, b: NameToken): boolean {
@@ -44,7 +63,7 @@ function phoneticEqual(a: NameToken, b: NameToken): boolean {
  * skeletons; otherwise a Levenshtein-ratio-led blend with Jaro-Winkler, raised when the
  * Double Metaphone codes agree. Short tokens get little benefit of the doubt.
  */
-export function tokenSimilarity(q: NameToken, c: NameToken): number {
+export function tokenSimilarity(q: NameToken, c: NameToken, joined = false): number {
   if (q.text === c.text) return 1;
   const lq = q.text.length, lc = c.text.length;
   if (lq === 1 || lc === 1) {
@@ -53,15 +72,22 @@ export function tokenSimilarity(q: NameToken, c: NameToken): number {
   }
   if (q.abjad !== c.abjad) {
     if (!q.skel || !c.skel) return 0;
-    if (q.skel === c.skel) return 0.95;
+    // Two-consonant skeletons (s-f, m-r) are shared by too many unrelated names to be trusted.
+    if (q.skel === c.skel) {
+      const latin = q.abjad ? c : q;
+      return q.skel.length >= 3 || latin.text.length <= 4 ? 0.95 : 0.75;
+    }
     return Math.max(0, editSimilarity(q.skel, c.skel) * 0.9);
   }
   if (q.fold === c.fold) return 0.97;
   const a = q.fold, b = c.fold;
   let s = 0.65 * editSimilarity(a, b) + 0.35 * jaroWinkler(a, b);
   const minLen = Math.min(a.length, b.length);
-  if (phoneticEqual(q, c)) s = Math.max(s, minLen >= 5 ? 0.88 : minLen >= 4 ? 0.84 : 0.8);
+  // Fused tokens ("binladen") must agree in spelling: sound-alike on a whole name is too loose.
+  if (joined) return s;
+  // Sound-alike lifts near misses only: unrelated spellings can share a Metaphone code.
+  if (s >= 0.62 && phoneticEqual(q, c)) s = Math.max(s, minLen >= 5 ? 0.88 : minLen >= 4 ? 0.84 : 0.8);
   if (minLen >= 3 && (a.startsWith(b) || b.startsWith(a))) s = Math.max(s, 0.8);
-  if (minLen <= 3) s = Math.min(s, 0.75);
+  if (Math.max(a.length, b.length) <= 4) s = Math.min(s, 0.8);
   return s;
 }

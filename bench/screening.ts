@@ -1,0 +1,158 @@
+/**
+ * Screening benchmark (not a test): load time, memory, throughput and latency on one core with
+ * every list loaded, and match quality on the dev cases, a typo set of listed persons and a set
+ * of generated non-listed persons. Prints one JSON object per line.
+ */
+import { resolve } from 'node:path';
+import { loadAllLists, defaultSanctionsDir } from '../src/domains/screening/lib/load-all';
+import { Screener, scorePair } from '../src/domains/screening/lib/match/screener';
+import { normalizedText } from '../src/domains/screening/lib/match/normalize';
+import { DEFAULT_MATCH_THRESHOLD } from '../src/domains/screening/lib/match/thresholds';
+import { evaluateDevCases } from '../test/unit/screening/dev-cases';
+import type { ListEntry } from '../src/domains/screening/lib/types';
+
+const out = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
+const devDir = resolve(defaultSanctionsDir(), '..', 'screening-dev-cases');
+
+/** Deterministic PRNG (mulberry32) so the generated sets are the same on every run. */
+function rng(seed: number) {
+  return () => {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+function typo(name: string, rand: () => number): string {
+  const words = name.split(' ');
+  const long = words.map((w, i) => [w, i] as const).filter(([w]) => w.length >= 4);
+  if (!long.length) return name;
+  const [w, i] = long[Math.floor(rand() * long.length)]!;
+  const p = 1 + Math.floor(rand() * (w.length - 1));
+  const c = LETTERS[Math.floor(rand() * 26)]!;
+  const kind = Math.floor(rand() * 4);
+  const edited = kind === 0 ? w.slice(0, p) + c + w.slice(p)
+    : kind === 1 ? w.slice(0, p) + w.slice(p + 1)
+      : kind === 2 ? w.slice(0, p) + c + w.slice(p + 1)
+        : w.slice(0, p - 1) + w[p] + w[p - 1] + w.slice(p + 1);
+  words[i] = edited;
+  return words.join(' ');
+}
+
+const FIRST = ['James', 'Mary', 'Robert', 'Patricia', 'Michael', 'Jennifer', 'William', 'Linda', 'David', 'Elizabeth',
+  'Richard', 'Barbara', 'Joseph', 'Susan', 'Thomas', 'Jessica', 'Charles', 'Sarah', 'Christopher', 'Karen', 'Daniel',
+  'Lisa', 'Matthew', 'Nancy', 'Anthony', 'Betty', 'Mark', 'Sandra', 'Paul', 'Ashley', 'Steven', 'Emily', 'Andrew', 'Donna',
+  'Kenneth', 'Michelle', 'Joshua', 'Carol', 'Kevin', 'Amanda', 'Brian', 'Melissa', 'George', 'Deborah', 'Timothy', 'Laura',
+  'Giulia', 'Marco', 'Francesca', 'Luca', 'Chiara', 'Matteo', 'Sofia', 'Lorenzo', 'Hans', 'Klaus', 'Ingrid', 'Pierre',
+  'Camille', 'Juan', 'Lucia', 'Pablo', 'Carmen', 'Olga', 'Igor', 'Natalia', 'Piotr', 'Agnieszka', 'Wei', 'Mei', 'Hiroshi',
+  'Yuki', 'Priya', 'Rahul', 'Fatima', 'Omar', 'Aisha', 'Yusuf', 'Leila', 'Emeka', 'Ngozi', 'Kwame', 'Ama', 'Lars', 'Astrid',
+  'Sven', 'Eva', 'Joao', 'Ana', 'Tomasz', 'Katarzyna', 'Nikos', 'Eleni', 'Mehmet', 'Ayse', 'Arjun', 'Sanjay', 'Mateo', 'Valentina'];
+const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Miller', 'Davis', 'Wilson', 'Anderson', 'Taylor', 'Thomas',
+  'Moore', 'Jackson', 'Martin', 'Thompson', 'White', 'Harris', 'Clark', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen',
+  'King', 'Wright', 'Scott', 'Green', 'Baker', 'Adams', 'Nelson', 'Hill', 'Campbell', 'Mitchell', 'Roberts', 'Carter',
+  'Phillips', 'Evans', 'Turner', 'Parker', 'Collins', 'Edwards', 'Stewart', 'Morris', 'Rossi', 'Russo', 'Ferrari', 'Esposito',
+  'Bianchi', 'Romano', 'Colombo', 'Ricci', 'Marino', 'Greco', 'Muller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Meyer',
+  'Dubois', 'Durand', 'Lefebvre', 'Moreau', 'Fernandez', 'Gomez', 'Diaz', 'Alvarez', 'Romero', 'Navarro', 'Kowalski',
+  'Nowak', 'Wisniewski', 'Novak', 'Svoboda', 'Horvat', 'Kovacs', 'Nagy', 'Jensen', 'Nielsen', 'Hansen', 'Johansson',
+  'Larsson', 'Silva', 'Santos', 'Oliveira', 'Pereira', 'Costa', 'Tanaka', 'Suzuki', 'Watanabe', 'Sato', 'Patel', 'Sharma',
+  'Gupta', 'Okafor', 'Mensah', 'Yilmaz', 'Kaya', 'Papadopoulos', 'Virtanen', 'Murphy', 'Kelly', 'OConnor', 'Byrne'];
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main() {
+  const t0 = performance.now();
+  const loaded = await loadAllLists();
+  const tLoad = performance.now() - t0;
+  const t1 = performance.now();
+  const screener = new Screener(loaded.entries);
+  const tIndex = performance.now() - t1;
+  const mem = process.memoryUsage();
+  out({
+    metric: 'load', lists: Object.fromEntries(Object.entries(loaded.lists).map(([k, v]) => [k, v.length])),
+    entries: loaded.entries.length, nameRecords: screener.index.records.length, importMs: Math.round(tLoad),
+    indexMs: Math.round(tIndex), heapUsedMB: Math.round(mem.heapUsed / 1e6), rssMB: Math.round(mem.rss / 1e6),
+  });
+
+  const dev = evaluateDevCases(screener, devDir);
+  out({ metric: 'ofac_test_cases', threshold: DEFAULT_MATCH_THRESHOLD, ...dev.ofac.summary, misses: dev.ofac.misses });
+  out({ metric: 'cross_script', ...dev.crossScript.summary, failures: dev.crossScript.failures });
+  out({ metric: 'ofac_sls_fixtures', ...dev.sls });
+
+  // Typo set: one random edit in one token of listed persons' primary names.
+  const rand = rng(20240503);
+  const persons = loaded.entries.filter((e) => e.schema === 'Person' && /^[\x20-\x7e]+$/.test(e.name) && e.name.split(/[\s,]+/).filter(Boolean).length >= 2);
+  const typoSet: { q: string; entry: ListEntry }[] = [];
+  const seen = new Set<string>();
+  while (typoSet.length < 2000 && seen.size < persons.length) {
+    const e = persons[Math.floor(rand() * persons.length)]!;
+    if (seen.has(e.id + e.list)) continue;
+    seen.add(e.id + e.list);
+    typoSet.push({ q: typo(e.name.replace(/,/g, ''), rand), entry: e });
+  }
+  // Non-listed set: generated first (+ middle) + last names that are not a listed name as such.
+  const sortedKey = (tokens: string[]) => [...tokens].sort().join(' ');
+  const listed = new Set(screener.index.records.map((r) => sortedKey(r.norm.tokens.map((t) => t.text))));
+  const nonListed: string[] = [];
+  while (nonListed.length < Number(process.env.BENCH_NON_LISTED ?? 20000)) {
+    const f = FIRST[Math.floor(rand() * FIRST.length)]!;
+    const l = LAST[Math.floor(rand() * LAST.length)]!;
+    const middle = FIRST[Math.floor(rand() * FIRST.length)]!;
+    const m = rand() < 0.3 && middle !== f ? ` ${middle}` : '';
+    const name = `${f}${m} ${l}`;
+    if (!listed.has(sortedKey(normalizedText(name).split(' ')))) nonListed.push(name);
+  }
+
+  const latencies: number[] = [];
+  const cpu0 = process.cpuUsage();
+  const w0 = performance.now();
+  const sourceScores: number[] = [];
+  const typoMisses: string[] = [];
+  for (const { q, entry } of typoSet) {
+    const s = performance.now();
+    const hits = screener.screen({ name: q }, { reviewThreshold: 0.6 });
+    latencies.push(performance.now() - s);
+    const own = hits.find((h) => h.entry === entry)?.score ?? 0;
+    sourceScores.push(own);
+    if (own < DEFAULT_MATCH_THRESHOLD && typoMisses.length < 15) typoMisses.push(`${q} <- ${entry.name} (${own.toFixed(3)})`);
+  }
+  const bestScores: number[] = [];
+  const falseAlerts: string[] = [];
+  for (const q of nonListed) {
+    const s = performance.now();
+    const hit = screener.screen({ name: q }, { reviewThreshold: 0.6 })[0];
+    latencies.push(performance.now() - s);
+    bestScores.push(hit?.score ?? 0);
+    if (hit && hit.score >= DEFAULT_MATCH_THRESHOLD && falseAlerts.length < 15) falseAlerts.push(`${q} -> ${hit.matchedName} ${hit.score.toFixed(3)}`);
+  }
+  const found = sourceScores.filter((x) => x >= DEFAULT_MATCH_THRESHOLD).length;
+  const alerts = bestScores.filter((x) => x >= DEFAULT_MATCH_THRESHOLD).length;
+  const sweep = [0.8, 0.82, 0.85, 0.88, 0.9, 0.92].map((t) => ({
+    threshold: t,
+    typoRecall: +(sourceScores.filter((x) => x >= t).length / sourceScores.length).toFixed(4),
+    falseAlertsPer100k: Math.round((bestScores.filter((x) => x >= t).length / bestScores.length) * 100000),
+  }));
+  const wall = performance.now() - w0;
+  const cpu = process.cpuUsage(cpu0);
+  latencies.sort((a, b) => a - b);
+  const n = latencies.length;
+  out({
+    metric: 'throughput', queries: n, namesPerSecond: Math.round(n / (wall / 1000)),
+    namesPerCpuSecond: Math.round(n / ((cpu.user + cpu.system) / 1e6)),
+    p50ms: +percentile(latencies, 50).toFixed(3), p99ms: +percentile(latencies, 99).toFixed(3), maxMs: +latencies[n - 1]!.toFixed(3),
+  });
+  out({ metric: 'typo_recall', threshold: DEFAULT_MATCH_THRESHOLD, queries: typoSet.length, recall: +(found / typoSet.length).toFixed(4), sampleMisses: typoMisses });
+  out({
+    metric: 'false_alerts', threshold: DEFAULT_MATCH_THRESHOLD, queries: nonListed.length, alerts,
+    per100k: Math.round((alerts / nonListed.length) * 100000), sample: falseAlerts,
+  });
+  out({ metric: 'threshold_sweep', sweep });
+  // Keep the sample pair scorer honest too: identical names must score 1.
+  out({ metric: 'sanity', identicalPairScore: scorePair('Usama bin Laden', 'USAMA BIN LADEN').score });
+}
+
+await main();
