@@ -8,8 +8,12 @@ import { SCHEMAS, type Schema } from '../src/domains/screening/lib/types';
 
 const parser = process.stdin.pipe(parse({ relax_column_count: true, skip_empty_lines: true, trim: true }));
 const lines: string[] = [];
+let first = true;
 for await (const record of parser as AsyncIterable<string[]>) {
   const [a = '', b = '', schemaText] = record;
+  // An optional header line is not a pair.
+  if (first && /^name_?1$/i.test(a) && /^name_?2$/i.test(b)) { first = false; continue; }
+  first = false;
   const schema = SCHEMAS.find((s) => s.toLowerCase() === schemaText?.toLowerCase()) as Schema | undefined;
   lines.push(scorePair(a, b, schema).score.toFixed(4));
   if (lines.length >= 1000) { process.stdout.write(`${lines.join('\n')}\n`); lines.length = 0; }
