@@ -9,15 +9,19 @@ export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..'
 interface LocalSecrets {
   sessionSecret: string;
   appDbPassword: string;
+  secretBoxKey: string;
 }
 
 function localSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  const known = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
+  if (known.sessionSecret && known.appDbPassword && known.secretBoxKey) return known as LocalSecrets;
   mkdirSync(dataDir, { recursive: true });
+  // Fill in what an older installation lacks, never replace what exists.
   const secrets: LocalSecrets = {
-    sessionSecret: randomBytes(32).toString('hex'),
-    appDbPassword: randomBytes(18).toString('base64url'),
+    sessionSecret: known.sessionSecret ?? randomBytes(32).toString('hex'),
+    appDbPassword: known.appDbPassword ?? randomBytes(18).toString('base64url'),
+    secretBoxKey: known.secretBoxKey ?? randomBytes(32).toString('hex'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -46,6 +50,8 @@ export interface Config {
   appDbPassword: string;
   embeddedPgPort: number;
   sessionSecret: string;
+  /** Encrypts secrets at rest in the database (TOTP seeds). Losing it means users enrol TOTP again. */
+  secretBoxKey: string;
   sessionIdleMinutes: number;
   sessionAbsoluteHours: number;
   secureCookies: boolean;
@@ -69,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appDbPassword: env.APP_DB_PASSWORD ?? secrets.appDbPassword,
     embeddedPgPort: Number(env.EMBEDDED_PG_PORT ?? 5433),
     sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
+    secretBoxKey: env.SECRET_BOX_KEY ?? secrets.secretBoxKey,
     sessionIdleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 30),
     sessionAbsoluteHours: Number(env.SESSION_ABSOLUTE_HOURS ?? 12),
     secureCookies: env.SECURE_COOKIES === 'true',

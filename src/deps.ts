@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from './config';
 import { createKnex, deriveAppUrl } from './db/knex';
 import { logger, type Logger } from './infra/logger';
+import { SecretBox } from './lib/secret-box';
 import { TemporalClientProvider } from '../temporal/client';
 
 /** Everything the web process needs, built once at start (the composition root). */
@@ -11,6 +12,8 @@ export interface Deps {
   db: Knex;
   temporal: TemporalClientProvider;
   logger: Logger;
+  /** Seals secrets stored in the database (TOTP seeds). */
+  secrets: SecretBox;
 }
 
 export function buildDeps(config: Config, urls: { ownerUrl: string; temporalAddress: string }): Deps {
@@ -20,6 +23,7 @@ export function buildDeps(config: Config, urls: { ownerUrl: string; temporalAddr
     db: createKnex(appUrl),
     temporal: new TemporalClientProvider(config.temporal, () => urls.temporalAddress),
     logger,
+    secrets: new SecretBox(config.secretBoxKey),
   };
 }
 

@@ -62,7 +62,10 @@ describe('auth pages: sign-in without JavaScript', function () {
     assert.deepEqual(me.body.mfa, { enrolled: true, verified: true });
 
     const saved = await env.ownerDb('utenti').where({ cod_utente: user.cod_utente }).first('totp_secret', 'totp_enabled', 'last_login_at');
-    assert.equal(saved.totp_secret, secret);
+    // Stored sealed (AES-GCM), never as the base32 seed itself.
+    assert.notEqual(saved.totp_secret, secret);
+    assert.ok(!String(saved.totp_secret).includes(secret));
+    assert.equal(env.deps.secrets.open(saved.totp_secret), secret);
     assert.equal(saved.totp_enabled, true);
     assert.ok(saved.last_login_at);
     const events = await env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_id: user.cod_utente }).pluck('action');

@@ -120,7 +120,7 @@ async function startTestEnv(): Promise<TestEnv> {
       const totpSecret = randomTotpSecret();
       const row = await withPlatform(deps.db, 'test', async (trx) => {
         const u = await createUtente(trx, { cod_azienda: tenant, username: name, email: `${name}@example.test`, nome: 'Prova', cognome: name, password, ruoli: roles }, 'test');
-        if (totp) await trx('utenti').where({ cod_utente: u.cod_utente }).update({ totp_secret: totpSecret, totp_enabled: true });
+        if (totp) await trx('utenti').where({ cod_utente: u.cod_utente }).update({ totp_secret: deps.secrets.seal(totpSecret), totp_enabled: true });
         return u;
       });
       return { cod_utente: row.cod_utente, cod_azienda: tenant, username: name, password, totpSecret, ruoli: roles };

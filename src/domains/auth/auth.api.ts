@@ -39,7 +39,7 @@ const subjectOf = (ctx: Ctx, username: string) => ({ username, ip: ctx.ip });
 
 export function registerAuthApi(router: Router<AppState>, services: AppServices) {
   const { deps, openapi } = services;
-  const signIn = new SignIn(deps.db, deps.logger);
+  const signIn = new SignIn(deps.db, deps.logger, deps.secrets);
 
   // The sign-in form may post here too (urlencoded, with its CSRF token): it gets the page flow.
   router.post('/auth/login', async (ctx, next) => {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { withPlatform } from '../../db/tenant';
 import { HttpError, tooManyRequests } from '../../http/errors';
 import type { Logger } from '../../infra/logger';
+import type { SecretBox } from '../../lib/secret-box';
 import { appendAudit } from '../audit/audit.chain';
 import { blockedFor, recordFailure, recordSuccess, type ThrottleSubject } from './login.throttle';
 import { burnPasswordCheck, verifyPassword } from './password';
@@ -42,7 +43,7 @@ async function findAccount(db: Knex, username: string): Promise<LoginAccount | u
 }
 
 export class SignIn {
-  constructor(private readonly db: Knex, private readonly log: Logger) {}
+  constructor(private readonly db: Knex, private readonly log: Logger, private readonly secrets: SecretBox) {}
 
   async ensureNotBlocked(s: ThrottleSubject) {
     const seconds = await blockedFor(this.db, s);
@@ -90,7 +91,7 @@ export class SignIn {
    */
   async completeWithTotp(s: ThrottleSubject, account: LoginAccount, code: string, via: 'api' | 'page') {
     await this.ensureNotBlocked(s);
-    const step = account.totp_secret ? matchTotpStep(account.totp_secret, code) : null;
+    const step = account.totp_secret ? matchTotpStep(this.secrets.open(account.totp_secret), code) : null;
     if (step === null) return this.fail(s, 'wrong_totp', invalidTotp());
     const accepted = await withPlatform(this.db, account.username, async (trx) => {
       const n = await trx('utenti').where({ cod_utente: account.cod_utente, totp_enabled: true })
@@ -112,7 +113,7 @@ export class SignIn {
     if (step === null) return this.fail(s, 'wrong_totp_enrolment', invalidTotp());
     const saved = await withPlatform(this.db, account.username, async (trx) => {
       const n = await trx('utenti').where({ cod_utente: account.cod_utente, totp_enabled: false })
-        .update({ totp_secret: pendingSecret, totp_enabled: true, totp_last_step: step, last_login_at: new Date(), updated_at: new Date() });
+        .update({ totp_secret: this.secrets.seal(pendingSecret), totp_enabled: true, totp_last_step: step, last_login_at: new Date(), updated_at: new Date() });
       if (n === 0) return false;
       await appendAudit(trx, { codAzienda: account.cod_azienda, actor: account.username, action: 'utente.totp_enrolled', entityType: 'utente', entityId: account.cod_utente });
       await appendAudit(trx, { codAzienda: account.cod_azienda, actor: account.username, action: 'auth.login', entityType: 'utente', entityId: account.cod_utente, data: { via: 'page', enrolment: true } });
