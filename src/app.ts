@@ -60,3 +60,10 @@ function flashFromCookie(): Koa.Middleware<AppState> {
     await next();
   };
 }
+
+/** Expired sessions are refused when used; this removes the ones nobody comes back for. */
+export function purgeSessionsPeriodically(sessions: SessionStore, everyMs = 15 * 60_000): NodeJS.Timeout {
+  const timer = setInterval(() => { sessions.purgeExpired().catch(() => undefined); }, everyMs);
+  timer.unref();
+  return timer;
+}

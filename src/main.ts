@@ -2,7 +2,7 @@ import { createKnex } from './db/knex';
 import { prepareDatabase } from './db/bootstrap';
 import { loadConfig } from './config';
 import { buildDeps, closeDeps } from './deps';
-import { createApp } from './app';
+import { createApp, purgeSessionsPeriodically } from './app';
 import { logger } from './infra/logger';
 import { startInfrastructure } from './runtime/infrastructure';
 import { seedDemo } from './runtime/seed';
@@ -31,7 +31,8 @@ async function main() {
   }
   const { worker, connection } = started;
   const workerRun = worker.run();
-  const { app } = createApp(deps);
+  const { app, services } = createApp(deps);
+  const purge = purgeSessionsPeriodically(services.sessions);
   const server = app.listen(config.port, config.host);
   await new Promise((r) => server.once('listening', r));
   say(`web on http://localhost:${config.port}`);
@@ -44,6 +45,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     say('stopping…');
+    clearInterval(purge);
     server.close();
     worker.shutdown();
     await workerRun.catch(() => undefined);

@@ -1,4 +1,4 @@
-import { createApp } from './app';
+import { createApp, purgeSessionsPeriodically } from './app';
 import { loadConfig } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { logger } from './infra/logger';
@@ -7,8 +7,12 @@ import { externalAddresses } from './runtime/infrastructure';
 /** `npm run web`: the Koa process alone (production), against DATABASE_URL and TEMPORAL_ADDRESS. */
 const config = loadConfig();
 const deps = buildDeps(config, externalAddresses(config));
-const { app } = createApp(deps);
+const { app, services } = createApp(deps);
+const purge = purgeSessionsPeriodically(services.sessions);
 const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening'));
-const stop = () => server.close(() => void closeDeps(deps).then(() => process.exit(0)));
+const stop = () => {
+  clearInterval(purge);
+  server.close(() => void closeDeps(deps).then(() => process.exit(0)));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
