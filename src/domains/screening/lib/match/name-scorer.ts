@@ -34,8 +34,10 @@ const ALPHA_ORG = 0.55;
 interface Unit { idx: number[]; tok: NameToken; weight: number }
 
 /** Only a short part or a particle is written fused with its neighbour ("binladen", "alqaeda", "jinping"). */
+const JOIN_PREFIXES = new Set(['abd', 'abdul', 'abdel', 'abdal', 'abdoul', 'abdur', 'abdel', 'nur', 'nasr', 'saif', 'sayf', 'shams', 'zain', 'zayn']);
+
 export function joinable(a: NameToken, b: NameToken): boolean {
-  return a.text.length <= 3 || b.text.length <= 3 || a.kindPerson === 'particle' || b.kindPerson === 'particle';
+  return a.text.length <= 3 || b.text.length <= 3 || a.kindPerson === 'particle' || b.kindPerson === 'particle' || JOIN_PREFIXES.has(a.text);
 }
 
 const WEAK_KINDS = new Set(['legal', 'title', 'stop', 'suffix']);
