@@ -9,6 +9,8 @@ import { registerNotificationRoutes } from './notifications/notifications.routes
 import { registerCaseRoutes } from './cases/cases.routes';
 import { registerCasePages } from './cases/cases.pages';
 import { registerSystemRoutes } from './system/system.routes';
+import { registerScreeningRoutes } from './screening/screening.routes';
+import { registerScreeningPages } from './screening/screening.pages';
 
 export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
 
@@ -22,4 +24,6 @@ export const domains: RegisterRoutes[] = [
   registerNotificationRoutes,
   registerCaseRoutes,
   registerCasePages,
+  registerScreeningRoutes,
+  registerScreeningPages,
 ];

@@ -82,16 +82,19 @@ export async function upsertSubject(trx: Knex.Transaction, codAzienda: string, i
     tipo: input.tipo, nome: input.nome, data_nascita: input.data_nascita ?? null, nazionalita: input.nazionalita ?? null,
     wallets: input.wallets ?? [],
   };
+  const key = subjectKey(data);
+  // Without cod_anagrafe the same data is the same subject, so a repeated check adds nothing new.
   const existing = input.cod_anagrafe
     ? await trx('screening_subjects').where({ cod_anagrafe: input.cod_anagrafe }).forUpdate().first()
-    : undefined;
+    : await trx('screening_subjects').whereNull('cod_anagrafe').where({ subject_key: key }).orderBy('created_at').forUpdate().first();
+  if (existing && !input.cod_anagrafe) return existing as SubjectRow;
   if (existing) {
-    const [row] = await trx('screening_subjects').where({ id: existing.id }).update({ ...data, updated_at: new Date() }).returning('*');
+    const [row] = await trx('screening_subjects').where({ id: existing.id }).update({ ...data, subject_key: key, updated_at: new Date() }).returning('*');
     await appendAudit(trx, { codAzienda, actor, action: 'screening.subject.update', entityType: 'screening_subject', entityId: existing.id, data: { nome: data.nome, cod_anagrafe: input.cod_anagrafe } });
     return row as SubjectRow;
   }
   const id = randomUUID();
-  const [row] = await trx('screening_subjects').insert({ id, cod_azienda: codAzienda, cod_anagrafe: input.cod_anagrafe ?? null, ...data }).returning('*');
+  const [row] = await trx('screening_subjects').insert({ id, cod_azienda: codAzienda, cod_anagrafe: input.cod_anagrafe ?? null, ...data, subject_key: key }).returning('*');
   await appendAudit(trx, { codAzienda, actor, action: 'screening.subject.create', entityType: 'screening_subject', entityId: id, data: { nome: data.nome, tipo: data.tipo, cod_anagrafe: input.cod_anagrafe ?? null } });
   return row as SubjectRow;
 }

@@ -1,0 +1,26 @@
+import type { MatchAction, MatchStatus } from '../../../workflows/screening/screening.machine';
+
+/** Italian labels for screening; the API keeps the machine's identifiers. */
+export const MATCH_STATO_LABELS: Record<MatchStatus, string> = {
+  open: 'Aperta', assigned: 'Assegnata', true_match: 'Corrispondenza confermata', false_positive: 'Falso positivo',
+};
+export const MATCH_STATO_TONES: Record<MatchStatus, string> = {
+  open: 'blue', assigned: 'yellow', true_match: 'red', false_positive: 'green',
+};
+export const MATCH_AZIONE_LABELS: Record<MatchAction, string> = {
+  assegna: 'Assegna', risolvi: 'Risolvi', conferma: 'Conferma risoluzione',
+};
+export const ESITO_LABELS: Record<string, string> = { true_match: 'Corrispondenza confermata', false_positive: 'Falso positivo' };
+export const IMPORT_STATUS_LABELS: Record<string, string> = { running: 'In corso', completed: 'Completata', failed: 'Non riuscita' };
+export const IMPORT_STATUS_TONES: Record<string, string> = { running: 'blue', completed: 'green', failed: 'red' };
+export const LIST_STATUS_LABELS: Record<string, string> = { pending: 'In attesa', running: 'In corso', done: 'Importata', unchanged: 'Invariata' };
+export const TRIGGER_LABELS: Record<string, string> = { manual: 'Manuale', schedule: 'Pianificata' };
+export const TIPO_SOGGETTO_LABELS: Record<string, string> = { person: 'Persona fisica', company: 'Persona giuridica' };
+
+/** Messages for a refused action on a page (the API answers with the code). */
+export const REJECTION_MESSAGES: Record<string, string> = {
+  INVALID_TRANSITION: 'Questa azione non è consentita nello stato attuale della corrispondenza.',
+  FORBIDDEN: 'Il tuo ruolo non consente questa azione.',
+  FOUR_EYES_REQUIRED: 'La risoluzione deve essere confermata da un utente diverso da chi l\'ha richiesta.',
+  ESITO_DIFFERENTE: 'L\'esito indicato è diverso da quello richiesto: la conferma deve riportare lo stesso esito.',
+};

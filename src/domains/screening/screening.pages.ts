@@ -1,0 +1,120 @@
+import { STAFF_READ, STAFF_WRITE, type Role } from '../auth/roles';
+import { withTenant } from '../../db/tenant';
+import { hasRole, requireRoles, tenantOf } from '../../http/auth';
+import { HttpError } from '../../http/errors';
+import { redirectWithFlash, render, type Ctx } from '../../http/render';
+import { stateDiagramSvg } from '../../http/state-diagram';
+import { fieldErrors } from '../../http/validate';
+import { matchMachine } from '../../../workflows/screening/screening.machine';
+import { assignableUsers, userNames } from '../cases/cases.repo';
+import type { RegisterRoutes } from '../index';
+import { latestRun, runHistory, startImport } from './screening.imports';
+import {
+  ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
+  REJECTION_MESSAGES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
+} from './screening.labels';
+import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
+import { assignSchema, listMatchesQuery, resolveSchema } from './screening.schemas';
+
+const IMPORTERS: Role[] = ['admin', 'co'];
+const DELETERS: Role[] = ['admin', 'co'];
+const labels = {
+  stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
+  importStatus: IMPORT_STATUS_LABELS, importTone: IMPORT_STATUS_TONES, listStatus: LIST_STATUS_LABELS, trigger: TRIGGER_LABELS,
+};
+const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
+
+/** Staff pages for screening. Without JavaScript every action is a form: post, redirect, flash. */
+export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) => {
+  const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
+
+  const list = (base: string) => async (ctx: Ctx) => {
+    const parsed = listMatchesQuery.safeParse(ctx.query);
+    const q = parsed.success ? parsed.data : listMatchesQuery.parse({});
+    const result = await tx(ctx, (trx) => listMatches(trx, q));
+    const lists = await tx(ctx, async (trx) => (await trx.raw('select distinct list_name from screening_list_versions order by list_name')).rows.map((r: { list_name: string }) => r.list_name) as string[]);
+    const filters = { q: q.q ?? '', stato: q.stato ?? '', list: q.list ?? '', min_score: q.min_score === undefined ? '' : String(q.min_score) };
+    const pager = { hasPrev: result.offset > 0, prev: Math.max(0, result.offset - result.limit), hasNext: result.offset + result.limit < result.total, next: result.offset + result.limit };
+    render(ctx, views, 'screening/list.njk', { result, filters, pager, labels, lists, base }, { fragment: 'screening/_table.njk' });
+  };
+  router.get('/screening', requireRoles(...STAFF_READ), list('/screening'));
+  router.get('/admin/screening/matches', requireRoles(...STAFF_READ), list('/admin/screening/matches'));
+
+  const showDetail = async (ctx: Ctx, base: string, values: Record<string, unknown> = {}, errors: Record<string, string> = {}, status = 200) => {
+    const d = await matchDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
+    const tenant = tenantOf(ctx);
+    const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
+    const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
+    const diagram = await stateDiagramSvg(matchMachine, d.stato, { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS });
+    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number; data: Record<string, unknown> }) => ({
+      at: a.occurred_at, actor: a.actor, title: `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
+    }));
+    const options = {
+      esito: [{ value: '', label: 'Scegli…' }, ...Object.entries(ESITO_LABELS).map(([value, label]) => ({ value, label }))],
+      assegnatario: users.map((u: { cod_utente: string; nome: string; cognome: string; username: string }) => ({ value: u.cod_utente, label: `${u.cognome} ${u.nome} (${u.username})` })),
+    };
+    render(ctx, views, 'screening/detail.njk', {
+      m: d, base, names, diagram, timelineItems, labels, options, values, errors, canDelete: hasRole(ctx.state.user, DELETERS),
+      me: ctx.state.user!.cod_utente,
+    }, { status });
+  };
+  router.get('/screening/:id', requireRoles(...STAFF_READ), (ctx) => showDetail(ctx, '/screening'));
+  router.get('/admin/screening/matches/:id', requireRoles(...STAFF_READ), (ctx) => showDetail(ctx, '/admin/screening/matches'));
+
+  /** A refused action comes back to the match with the reason; a missing match stays a 404 page. */
+  const explain = (ctx: Ctx, back: string, err: unknown) => {
+    if (err instanceof HttpError && err.status !== 404 && REJECTION_MESSAGES[err.code]) return redirectWithFlash(ctx, back, 'danger', REJECTION_MESSAGES[err.code]!);
+    if (err instanceof HttpError && err.status === 422) return redirectWithFlash(ctx, back, 'danger', String((err.extra.errors as { message: string }[] | undefined)?.[0]?.message ?? err.detail));
+    throw err;
+  };
+
+  router.post('/screening/:id/risolvi', requireRoles(...STAFF_WRITE), async (ctx) => {
+    const back = `/screening/${encodeURIComponent(ctx.params.id!)}`;
+    const body = formBody(ctx);
+    const parsed = resolveSchema.safeParse(body);
+    if (!parsed.success) return showDetail(ctx, '/screening', body, fieldErrors(parsed.error), 422);
+    try {
+      const d = await resolveMatch(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!, parsed.data);
+      const pending = d.stato === 'assigned';
+      redirectWithFlash(ctx, back, 'success', pending ? 'Risoluzione richiesta: serve la conferma di un secondo operatore' : 'Corrispondenza risolta');
+    } catch (err) { explain(ctx, back, err); }
+  });
+
+  router.post('/screening/:id/assegna', requireRoles(...STAFF_WRITE), async (ctx) => {
+    const back = `/screening/${encodeURIComponent(ctx.params.id!)}`;
+    const body = formBody(ctx);
+    const parsed = assignSchema.safeParse({ assegnatario: body.assegnatario || ctx.state.user!.cod_utente });
+    if (!parsed.success) return showDetail(ctx, '/screening', body, fieldErrors(parsed.error), 422);
+    try {
+      await assignMatch(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!, parsed.data.assegnatario);
+      redirectWithFlash(ctx, back, 'success', 'Corrispondenza assegnata');
+    } catch (err) { explain(ctx, back, err); }
+  });
+
+  router.post('/screening/:id/elimina', requireRoles(...DELETERS), async (ctx) => {
+    await deleteMatch(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
+    redirectWithFlash(ctx, '/screening', 'success', 'Corrispondenza eliminata');
+  });
+
+  router.get('/admin/screening', requireRoles(...STAFF_READ), async (ctx) => {
+    const d = await tx(ctx, (trx) => dashboard(trx));
+    const run = await tx(ctx, (trx) => latestRun(deps, trx));
+    render(ctx, views, 'screening/dashboard.njk', { d, run, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
+  });
+
+  router.get('/admin/screening/import', requireRoles(...STAFF_READ), async (ctx) => {
+    const run = await tx(ctx, (trx) => latestRun(deps, trx));
+    const history = await tx(ctx, (trx) => runHistory(deps, trx, 20, 0));
+    render(ctx, views, 'screening/import.njk', { run, history, labels, canImport: hasRole(ctx.state.user, IMPORTERS) }, { fragment: 'screening/_import_progress.njk' });
+  });
+
+  router.post('/admin/screening/import', requireRoles(...IMPORTERS), async (ctx) => {
+    try {
+      await startImport(deps, ctx.state.user!);
+    } catch (err) {
+      if (err instanceof HttpError && err.code === 'IMPORT_RUNNING') return redirectWithFlash(ctx, '/admin/screening/import', 'warning', 'Un\'importazione è già in corso');
+      throw err;
+    }
+    redirectWithFlash(ctx, '/admin/screening/import', 'success', 'Importazione delle liste avviata');
+  });
+};
