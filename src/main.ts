@@ -7,6 +7,8 @@ import { logger } from './infra/logger';
 import { startInfrastructure } from './runtime/infrastructure';
 import { seedDemo } from './runtime/seed';
 import { createWorker } from '../temporal/worker';
+import { ensureSchedules } from '../temporal/schedules';
+import { SCREENING_IMPORT_SCHEDULE_ID } from '../workflows/screening/screening.contract';
 
 /** `npm start`: everything in one process tree, with no configuration at all. */
 async function main() {
@@ -22,6 +24,14 @@ async function main() {
     say(`database migrated (${applied.length} new migrations)`);
     demo = config.seedDemo ? await seedDemo(deps.db, config.dataDir) : undefined;
     started = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger });
+    const schedules = await ensureSchedules(await deps.temporal.get(), config.temporal.taskQueue);
+    if (schedules.length) say(`Temporal schedules created: ${schedules.join(', ')}`);
+    // A new installation has no sanctions lists yet: run the daily import once now rather than at night.
+    const [{ n }] = await owner('screening_list_versions').count({ n: '*' });
+    if (Number(n) === 0) {
+      await (await deps.temporal.get()).schedule.getHandle(SCREENING_IMPORT_SCHEDULE_ID).trigger();
+      say('first sanctions list import started (progress at /admin/screening/import)');
+    }
   } catch (err) {
     // Leave nothing running behind a failed start.
     await closeDeps(deps).catch(() => undefined);

@@ -3,6 +3,8 @@ import { createKnex, deriveAppUrl } from '../src/db/knex';
 import { logger } from '../src/infra/logger';
 import { externalAddresses } from '../src/runtime/infrastructure';
 import { createWorker } from './worker';
+import { TemporalClientProvider } from './client';
+import { ensureSchedules } from './schedules';
 
 /** `npm run worker`: the Temporal worker alone (production); scale it by running more. */
 async function main() {
@@ -10,6 +12,9 @@ async function main() {
   const { ownerUrl, temporalAddress } = externalAddresses(config);
   const db = createKnex(config.appDatabaseUrl ?? deriveAppUrl(ownerUrl, config.appDbRole, config.appDbPassword));
   const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger });
+  const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
+  await ensureSchedules(await client.get(), config.temporal.taskQueue);
+  await client.close();
   const stop = () => worker.shutdown();
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,0 +1,27 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import {
+  SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE, type ScreeningImportInput,
+} from '../workflows/screening/screening.contract';
+
+/**
+ * The platform's recurring work, as Temporal Schedules (visible and pausable in the Web UI).
+ * Created when a worker starts; an existing schedule is left as the operators configured it.
+ */
+export async function ensureSchedules(client: Client, taskQueue: string): Promise<string[]> {
+  const created: string[] = [];
+  try {
+    const input: ScreeningImportInput = { trigger: 'schedule', requestedBy: 'schedule' };
+    await client.schedule.create({
+      scheduleId: SCREENING_IMPORT_SCHEDULE_ID,
+      // Lists are republished during the day (OFAC, UN, UK, EU); importing at night catches the day's changes.
+      spec: { calendars: [{ hour: 3, minute: 15 }], timezone: 'Europe/Rome' },
+      action: { type: 'startWorkflow', workflowType: SCREENING_IMPORT_WORKFLOW_TYPE, args: [input], taskQueue, workflowId: 'screening-import:scheduled' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '6 hours' },
+      memo: { descrizione: 'Import giornaliero delle liste sanzioni e nuovo screening delle differenze' },
+    });
+    created.push(SCREENING_IMPORT_SCHEDULE_ID);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  return created;
+}

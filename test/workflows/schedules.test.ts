@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { getTestEnv } from '../helpers/env';
+import { ensureSchedules } from '../../temporal/schedules';
+import { SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE } from '../../workflows/screening/screening.contract';
+
+describe('Temporal schedules', () => {
+  it('creates the daily sanctions import once, and leaves it alone on the next start', async () => {
+    const env = await getTestEnv();
+    const taskQueue = env.deps.config.temporal.taskQueue;
+    assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), [SCREENING_IMPORT_SCHEDULE_ID]);
+    const handle = env.temporal.schedule.getHandle(SCREENING_IMPORT_SCHEDULE_ID);
+    try {
+      // An operator's change survives a restart of the worker.
+      await handle.pause('paused by the operator');
+      assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), []);
+      const d = await handle.describe();
+      assert.equal(d.state.paused, true);
+      assert.equal(d.action.type, 'startWorkflow');
+      assert.equal(d.action.workflowType, SCREENING_IMPORT_WORKFLOW_TYPE);
+      assert.equal(d.action.taskQueue, taskQueue);
+      assert.equal(d.spec.timezone, 'Europe/Rome');
+      assert.equal(d.spec.calendars?.[0]?.hour?.[0]?.start, 3);
+      assert.ok(d.info.nextActionTimes.length === 0 || d.info.nextActionTimes[0]! > new Date(), 'next run is in the future');
+    } finally {
+      await handle.delete();
+    }
+  });
+});
