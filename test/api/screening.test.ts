@@ -131,6 +131,12 @@ describe('screening API', function () {
     const progress = await env.temporal.workflow.getHandle(big.body.workflow_id).result() as { done: number; status: string };
     assert.equal(progress.done, 60);
     assert.equal(progress.status, 'completed');
+    const status = await analyst.get(`/api/sanctions/batch-screen/${big.body.batch_id}`);
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.body.done, 60);
+    assert.equal(status.body.total, 60);
+    assert.equal(status.body.status, 'completed');
+    assert.equal((await outsider.get(`/api/sanctions/batch-screen/${big.body.batch_id}`)).status, 404, 'another tenant does not see the batch');
     assert.equal((await analyst.post('/api/sanctions/batch-screen', { subjects: [] })).status, 422);
   });
 

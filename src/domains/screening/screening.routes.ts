@@ -7,7 +7,7 @@ import type { Ctx as ApiCtxLike } from '../../http/render';
 import { notFound } from '../../http/errors';
 import { CodAzienda, RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
 import {
-  INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchWorkflowId, type ScreeningBatchInput,
+  INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchProgressQuery, screeningBatchWorkflowId, type ScreeningBatchInput,
 } from '../../../workflows/screening/screening.contract';
 import type { RegisterRoutes } from '../index';
 import { latestRun, runHistory, startImport } from './screening.imports';
@@ -60,6 +60,22 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
       ctx.status = 202;
       ctx.body = { mode: 'workflow', batch_id: batchId, total: body.subjects.length, workflow_id: workflowId, workflow_url: deps.temporal.webUiLink(workflowId) };
       return undefined;
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/sanctions/batch-screen/:batch_id', summary: 'Avanzamento di una verifica massiva', tag: legacy, roles: STAFF_READ,
+    handler: async (ctx, { params }) => {
+      // The workflow id carries the tenant, so another tenant's batch is simply not found.
+      const workflowId = screeningBatchWorkflowId(tenantOf(ctx), params.batch_id!);
+      const handle = (await deps.temporal.get()).workflow.getHandle(workflowId);
+      try {
+        const progress = await handle.query(screeningBatchProgressQuery);
+        return { batch_id: params.batch_id, ...progress, workflow_id: workflowId, workflow_url: deps.temporal.webUiLink(workflowId) };
+      } catch (err) {
+        if ((err as { name?: string }).name === 'WorkflowNotFoundError') throw notFound('Verifica massiva');
+        throw err;
+      }
     },
   });
 
