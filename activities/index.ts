@@ -3,6 +3,7 @@ import { createCaseActivities } from './case/case.activities';
 import { createNotificationActivities } from './notifications/notification.activities';
 import { createScreeningImportActivities } from './screening/screening-import.activities';
 import { createScreeningBatchActivities } from './screening/screening-batch.activities';
+import { createEsignActivities } from './esign/esign.activities';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -10,6 +11,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createScreeningImportActivities(deps),
     ...createScreeningBatchActivities(deps),
+    ...createEsignActivities(deps),
   };
 }
 

@@ -2,3 +2,4 @@
 export { caseWorkflow } from './case/case.workflow';
 export { screeningImportWorkflow } from './screening/screening-import.workflow';
 export { screeningBatchWorkflow } from './screening/screening-batch.workflow';
+export { esignCeremonyWorkflow } from './esign/esign.workflow';

@@ -1,0 +1,129 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import type { Knex } from 'knex';
+import { withTenant } from '../../src/db/tenant';
+import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { signEvidence, type EsignEvidence } from '../../src/domains/esign/esign.bundle';
+import type { EsignCreation, EsignOtpCheck, EsignStep } from '../../workflows/esign/esign.contract';
+import type { EsignStatus } from '../../workflows/esign/esign.machine';
+import type { ActivityDeps } from '../deps';
+import { logOtpChannel, type OtpChannel } from './otp-channel';
+
+const notFound = (id: string) => ApplicationFailure.create({ type: 'ESIGN_NOT_FOUND', message: `ceremony ${id} not found`, nonRetryable: true });
+export const otpHash = (code: string, ceremonyId: string) => createHash('sha256').update(`${code}:${ceremonyId}`).digest('hex');
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : null);
+
+/**
+ * The ceremony workflow's side effects: every write to esign_ceremonies with its audit
+ * event in the same transaction; the code is generated, hashed and checked here so it
+ * never enters workflow history.
+ */
+export function createEsignActivities({ db, logger }: ActivityDeps, channel: OtpChannel = logOtpChannel(logger)) {
+  const tx = <T>(p: { codAzienda: string; actor: { username: string } }, fn: (trx: Knex.Transaction) => Promise<T>) =>
+    withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, fn);
+  const lockRow = async (trx: Knex.Transaction, id: string) => {
+    const row = await trx('esign_ceremonies').where({ id }).forUpdate().first();
+    if (!row) throw notFound(id);
+    return row;
+  };
+  const audit = (trx: Knex.Transaction, p: EsignStep, action: string, data: Record<string, unknown>) =>
+    appendAudit(trx, { codAzienda: p.codAzienda, actor: p.actor.username, action: `esign.${action}`, entityType: 'esign_ceremony', entityId: p.ceremonyId, data: { transition_id: p.transitionId, ...data } });
+
+  return {
+    async createEsignProjection(p: EsignCreation): Promise<void> {
+      await tx(p, async (trx) => {
+        const d = p.data;
+        const inserted = await trx('esign_ceremonies').insert({
+          id: p.ceremonyId, cod_azienda: p.codAzienda, stato: 'started', signer_nome: d.signer.nome, signer_email: d.signer.email,
+          document_name: d.document.nome, document_content: Buffer.from(d.document.contenuto_base64, 'base64'),
+          consent_text: d.consent.testo, consent_version: d.consent.versione, token_hash: d.tokenHash,
+          parent_workflow_id: d.parentWorkflowId ?? null, created_by: p.actor.username, expires_at: new Date(p.expiresAt), workflow_id: p.workflowId,
+        }).onConflict('id').ignore().returning('id');
+        if (!inserted.length) return;
+        await appendAudit(trx, {
+          codAzienda: p.codAzienda, actor: p.actor.username, action: 'esign.start', entityType: 'esign_ceremony', entityId: p.ceremonyId,
+          data: { to: 'started', document: d.document.nome, signer_email: d.signer.email, expires_at: p.expiresAt, workflow_id: p.workflowId, parent_workflow_id: d.parentWorkflowId ?? null },
+        });
+      });
+    },
+
+    async acceptEsignTerms(p: EsignStep): Promise<void> {
+      await tx(p, async (trx) => {
+        const row = await lockRow(trx, p.ceremonyId);
+        if (row.stato !== 'started') return; // a retry after the write
+        await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({
+          stato: 'terms_accepted', terms_accepted_at: new Date(), ip: p.client?.ip ?? null, user_agent: p.client?.userAgent ?? null, updated_at: new Date(),
+        });
+        await audit(trx, p, 'terms', { from: 'started', to: 'terms_accepted', consent_version: row.consent_version, ip: p.client?.ip });
+      });
+    },
+
+    /** Fixes the document hash and sends a fresh one-time code. */
+    async presentEsignDocument(p: EsignStep): Promise<{ documentSha256: string }> {
+      const sent = await tx(p, async (trx) => {
+        const row = await lockRow(trx, p.ceremonyId);
+        if (row.stato !== 'terms_accepted') return { documentSha256: row.document_sha256 as string, code: null, row };
+        const documentSha256 = sha256(row.document_content);
+        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({
+          stato: 'presented', document_sha256: documentSha256, presented_at: new Date(), otp_hash: otpHash(code, p.ceremonyId),
+          otp_sent_at: new Date(), otp_attempts: 0, updated_at: new Date(),
+        });
+        await audit(trx, p, 'present', { from: 'terms_accepted', to: 'presented', document_sha256: documentSha256, otp_sent_to: row.signer_email });
+        return { documentSha256, code, row };
+      });
+      if (sent.code) await channel.send({ ceremonyId: p.ceremonyId, codAzienda: p.codAzienda, to: { nome: sent.row.signer_nome, email: sent.row.signer_email }, code: sent.code });
+      return { documentSha256: sent.documentSha256 };
+    },
+
+    /** Compares hashes in constant time and records the attempt; the workflow counts the failures. */
+    async checkEsignOtp(p: EsignOtpCheck): Promise<boolean> {
+      return tx(p, async (trx) => {
+        const row = await lockRow(trx, p.ceremonyId);
+        if (!row.otp_hash) return false;
+        const ok = /^\d{6}$/.test(p.otp) && timingSafeEqual(Buffer.from(otpHash(p.otp, p.ceremonyId)), Buffer.from(row.otp_hash));
+        if (!ok) {
+          await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({ otp_attempts: p.attempt, updated_at: new Date() });
+          await audit(trx, p, 'otp-failed', { attempt: p.attempt, ip: p.client?.ip });
+        }
+        return ok;
+      });
+    },
+
+    /** Builds the evidence, signs it with the platform key and stores the bundle. */
+    async completeEsignSignature(p: EsignStep): Promise<{ documentSha256: string; signedAt: string }> {
+      return tx(p, async (trx) => {
+        const row = await lockRow(trx, p.ceremonyId);
+        if (row.stato === 'signed') return { documentSha256: row.document_sha256, signedAt: iso(row.signed_at)! };
+        const signedAt = new Date();
+        const evidence: EsignEvidence = {
+          ceremony_id: row.id, cod_azienda: row.cod_azienda,
+          document: { nome: row.document_name, sha256: row.document_sha256 },
+          signer: { nome: row.signer_nome, email: row.signer_email },
+          consent: { testo: row.consent_text, versione: row.consent_version },
+          timestamps: { started_at: iso(row.created_at)!, terms_accepted_at: iso(row.terms_accepted_at), presented_at: iso(row.presented_at), signed_at: signedAt.toISOString() },
+          client: { ip: p.client?.ip ?? '', user_agent: p.client?.userAgent ?? '' },
+          otp_event: { id: p.transitionId, sent_at: iso(row.otp_sent_at), verified_at: signedAt.toISOString() },
+        };
+        const bundle = await signEvidence(evidence);
+        await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({
+          stato: 'signed', signed_at: signedAt, bundle: JSON.stringify(bundle), otp_hash: null,
+          ip: p.client?.ip ?? row.ip, user_agent: p.client?.userAgent ?? row.user_agent, updated_at: signedAt,
+        });
+        await audit(trx, p, 'sign', { from: 'presented', to: 'signed', document_sha256: row.document_sha256, ip: p.client?.ip });
+        return { documentSha256: row.document_sha256, signedAt: signedAt.toISOString() };
+      });
+    },
+
+    /** Timer (expired) or too many wrong codes (locked): the ceremony ends unsigned. */
+    async endEsignCeremony(p: EsignStep & { to: Extract<EsignStatus, 'expired' | 'locked'>; from: EsignStatus }): Promise<void> {
+      await tx(p, async (trx) => {
+        const row = await lockRow(trx, p.ceremonyId);
+        if (row.stato === p.to) return;
+        await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({ stato: p.to, otp_hash: null, updated_at: new Date() });
+        await audit(trx, p, p.to === 'expired' ? 'expire' : 'lock', { from: row.stato, to: p.to });
+      });
+    },
+  };
+}

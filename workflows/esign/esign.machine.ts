@@ -1,0 +1,30 @@
+import type { MachineDef } from '../lib/machine';
+
+export const ESIGN_STATES = ['started', 'terms_accepted', 'presented', 'signed', 'expired', 'locked'] as const;
+export type EsignStatus = (typeof ESIGN_STATES)[number];
+
+export const ESIGN_ACTIONS = ['terms', 'present', 'sign', 'expire', 'lock'] as const;
+export type EsignAction = (typeof ESIGN_ACTIONS)[number];
+
+/** The signer is a customer without an account: the signing link's token gives this role. */
+export const SIGNER_ROLE = 'signer';
+/** Timer and OTP counter: only the workflow itself takes these. */
+export const SYSTEM_ROLE = 'system';
+
+/** E-signature ceremony, as in docs/processes.md. */
+export const esignMachine: MachineDef<EsignStatus, EsignAction> = {
+  name: 'esign',
+  initial: 'started',
+  states: ESIGN_STATES,
+  final: ['signed', 'expired', 'locked'],
+  transitions: [
+    { action: 'terms', from: ['started'], to: 'terms_accepted', roles: [SIGNER_ROLE] },
+    { action: 'present', from: ['terms_accepted'], to: 'presented', roles: [SIGNER_ROLE] },
+    { action: 'sign', from: ['presented'], to: 'signed', roles: [SIGNER_ROLE], requires: ['otp'] },
+    { action: 'expire', from: ['started', 'terms_accepted', 'presented'], to: 'expired', roles: [SYSTEM_ROLE] },
+    { action: 'lock', from: ['presented'], to: 'locked', roles: [SYSTEM_ROLE] },
+  ],
+};
+
+export const MAX_OTP_ATTEMPTS = 3;
+export const CEREMONY_TTL_MS = 24 * 60 * 60 * 1000;

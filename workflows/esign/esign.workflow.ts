@@ -1,0 +1,111 @@
+import {
+  allHandlersFinished, condition, getExternalWorkflowHandle, proxyActivities, setHandler, upsertSearchAttributes, uuid4,
+} from '@temporalio/workflow';
+import type { createEsignActivities } from '../../activities/esign/esign.activities';
+import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
+import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
+import { createSerialQueue } from '../lib/serial';
+import { waitForDeadline } from '../lib/sla';
+import { transitionFailure } from '../lib/transition-failure';
+import {
+  createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
+  type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
+} from './esign.contract';
+import { esignMachine, MAX_OTP_ATTEMPTS, SYSTEM_ROLE } from './esign.machine';
+
+const acts = proxyActivities<ReturnType<typeof createEsignActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['ESIGN_NOT_FOUND'] },
+});
+
+const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [SYSTEM_ROLE] };
+
+/**
+ * One durable workflow per signing ceremony. The machine decides every step in the
+ * update validator; activities write the row and the audit event, check the one-time
+ * code by hash and sign the evidence. The 24 h expiry timer and the OTP failure count
+ * live here, so neither can be reset by the web process.
+ */
+export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<EsignWorkflowState> {
+  const state: EsignWorkflowState = { status: esignMachine.initial, created: false, otpFailures: 0, lastOtp: null, transitions: 0 };
+  const serial = createSerialQueue();
+  const base = { codAzienda: input.codAzienda, ceremonyId: input.ceremonyId };
+  const check = (args: { action: string; otp?: string }, actor: MachineActor) =>
+    checkTransition(esignMachine, { state: state.status, action: args.action, actor, input: { ...args } });
+
+  const publishStatus = () => upsertSearchAttributes([
+    { key: CodAzienda, value: input.codAzienda },
+    { key: RecordType, value: ESIGN_RECORD_TYPE },
+    { key: RecordId, value: input.ceremonyId },
+    { key: RecordStatus, value: state.status },
+  ]);
+  const moveTo = (to: EsignWorkflowState['status']) => { state.status = to; state.transitions++; publishStatus(); };
+
+  setHandler(esignStateQuery, () => state);
+
+  setHandler(createCeremonyUpdate, (args) => serial(async () => {
+    if (state.created) return state;
+    await acts.createEsignProjection({
+      ...base, workflowId: esignWorkflowId(input.codAzienda, input.ceremonyId), actor: args.actor, data: args.data, expiresAt: input.expiresAt,
+    });
+    state.created = true;
+    publishStatus();
+    return state;
+  }));
+
+  const sign = async (args: EsignTransitionArgs) => {
+    const ok = await acts.checkEsignOtp({ ...base, transitionId: uuid4(), actor: args.actor, client: args.client, otp: args.otp ?? '', attempt: state.otpFailures + 1 });
+    if (!ok) {
+      state.otpFailures++;
+      state.lastOtp = 'wrong';
+      if (state.otpFailures >= MAX_OTP_ATTEMPTS) {
+        await acts.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to: 'locked', from: state.status });
+        moveTo('locked');
+      }
+      return;
+    }
+    state.lastOtp = 'ok';
+    const signed = await acts.completeEsignSignature({ ...base, transitionId: uuid4(), actor: args.actor, client: args.client });
+    moveTo('signed');
+    if (input.parentWorkflowId) {
+      try {
+        await getExternalWorkflowHandle(input.parentWorkflowId).signal(esignCompletedSignal, { ...base, ...signed });
+      } catch {
+        // The parent may be gone (finished, cancelled): the ceremony stays signed regardless.
+      }
+    }
+  };
+
+  setHandler(esignTransitionUpdate, (args) => serial(async () => {
+    const c = check(args, args.actor);
+    if (!c.ok) throw transitionFailure(c);
+    if (args.action === 'sign') {
+      await sign(args);
+      return state;
+    }
+    const step = { ...base, transitionId: uuid4(), actor: args.actor, client: args.client };
+    if (args.action === 'terms') await acts.acceptEsignTerms(step);
+    else await acts.presentEsignDocument(step);
+    moveTo(c.to);
+    return state;
+  }), {
+    validator: (args) => {
+      if (!state.created) throw transitionFailure({ ok: false, code: 'INVALID_TRANSITION', message: 'ceremony not created yet', state: state.status, action: args.action, allowedActions: [] });
+      const c = check(args, args.actor);
+      if (!c.ok) throw transitionFailure(c);
+    },
+  });
+
+  const done = () => isFinal(esignMachine, state.status);
+  const r = await waitForDeadline(input.expiresAt, done);
+  if (r === 'expired') {
+    // Serialised with the updates: a signature already in flight wins over the timer.
+    await serial(async () => {
+      if (done()) return;
+      await acts.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to: 'expired', from: state.status });
+      moveTo('expired');
+    });
+  }
+  await condition(allHandlersFinished);
+  return state;
+}
