@@ -87,6 +87,25 @@ describe('screening name scorer properties', () => {
     assert.ok(partial.score < 0.85);
   });
 
+  it('tells a different established name from a typo (name-conflict)', () => {
+    const mark = scorePair('Mary Taylor', 'TAYLOR, Mark');
+    assert.equal(mark.rule, 'name-conflict');
+    assert.ok(mark.score < 0.85 && mark.score >= 0.72, `${mark.score}`);
+    assert.deepEqual(mark.conflicts?.map((c) => c.query), ['mary']);
+    // Masculine / feminine forms of one name.
+    assert.ok(score('Francesca Diaz', 'DIAZ, Francisco') < 0.85);
+    // An established name next to nothing but other established names is not a spelling of the listed one.
+    assert.ok(score('David Meyer', 'MAYER, David') < 0.85);
+    // Transliteration variants (vowels only) next to a distinctive exact name still alert.
+    assert.ok(score('Mohammed Atta', 'Muhammad ATTA') >= 0.9);
+    // Our own transliteration of a Cyrillic name is not the writer's choice of a different name.
+    assert.ok(score('Александр Петров', 'Alexander Petrov') >= 0.85);
+    // A misspelling that is no established name keeps its typo tolerance, even where the fold trips on it.
+    assert.ok(score('Eena Vladimirovna Mikhailova', 'Elena Vladimirovna MIKHAILOVA') >= 0.9);
+    assert.ok(score('Kim Man Cuhn', 'KIM, Man Chun') >= 0.85);
+    assert.ok(score('Katrangi Air', 'KATRANGI, Amir') >= 0.85, 'a misspelt honorific that is also a name');
+  });
+
   it('matches across scripts', () => {
     assert.ok(score('Владимир Путин', 'Vladimir Putin') >= 0.95);
     assert.ok(score('محمد علي', 'Mohamed Ali') >= 0.9);

@@ -23,6 +23,17 @@ describe('screening against all lists', function () {
     assert.ok(typo.nameScore!.pairs.length >= 2 && typo.matchedName);
   });
 
+  it('finds a typo in a name shared by thousands of records (ties go to the shorter names)', () => {
+    const hit = screener.screen({ name: 'AL-MUHAMMAD Muhammaid' }, { reviewThreshold: 0 })
+      .find((h) => h.matchedName === 'AL-MUHAMMAD, Muhammad');
+    assert.ok(hit && hit.score >= DEFAULT_MATCH_THRESHOLD, `${hit?.score}`);
+  });
+
+  it('does not alert on a frequent population name that differs from the listed one', () => {
+    const hit = screener.best({ name: 'Mary Taylor' });
+    assert.ok(!hit || hit.score < DEFAULT_MATCH_THRESHOLD, `${hit?.matchedName} ${hit?.score}`);
+  });
+
   it('qualifiers only lower the score of a name hit', () => {
     const plain = screener.screen({ name: 'Vladimir Putin' }).find((h) => h.entry.id === 'uk:14196')!;
     const same = screener.screen({ name: 'Vladimir Putin', birthDate: '1952-10-07', nationality: 'RU' }).find((h) => h.entry.id === 'uk:14196')!;

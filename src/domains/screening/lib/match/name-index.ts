@@ -37,6 +37,8 @@ function queryKeys(t: NameToken): string[] {
   if (t.phon[0].length >= 2) keys.push(`p${t.phon[0]}`);
   if (t.phon[1] && t.phon[1] !== t.phon[0] && t.phon[1].length >= 2) keys.push(`p${t.phon[1]}`);
   for (const d of deletions(t.fold)) keys.push(`d${d}`);
+  // A typo may change how the query folds; its written form's deletions still meet the listed fold's.
+  if (t.text !== t.fold) for (const d of [t.text, ...deletions(t.text)]) keys.push(`d${d}`);
   return keys;
 }
 
@@ -48,6 +50,8 @@ export class NameIndex {
   readonly records: NameRecord[] = [];
   private vocab: NameToken[] = [];
   private vocabId = new Map<string, number>();
+  /** number of entries whose names carry the token (document frequency over list names) */
+  private df = new Map<string, number>();
   private postings: number[][] = [];
   private keys = new Map<string, number[]>();
   private acc: Float32Array = new Float32Array(0);
@@ -57,19 +61,27 @@ export class NameIndex {
     entries.forEach((e, ei) => {
       if (!include(e)) return;
       const seen = new Set<string>();
+      const entryTokens = new Set<string>();
       const add = (name: string, weak: boolean) => {
         const norm = normalizeName(name);
         const key = norm.tokens.map((t) => t.text).join(' ');
         if (!key || seen.has(key)) return;
         seen.add(key);
+        for (const t of norm.tokens) entryTokens.add(t.text);
         this.addRecord({ entry: ei, name, weak, norm });
       };
       add(e.name, false);
       for (const a of e.aliases) add(a.name, a.quality === 'weak');
+      for (const t of entryTokens) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     });
     for (const [k, ids] of this.keys) if (ids.length > 1) this.keys.set(k, [...new Set(ids)]);
     this.acc = new Float32Array(this.records.length);
     this.cur = new Float32Array(this.records.length);
+  }
+
+  /** Number of listed entries whose names (primary or alias) contain the token as written. */
+  documentFrequency(text: string): number {
+    return this.df.get(text) ?? 0;
   }
 
   get vocabularySize(): number {
@@ -161,7 +173,9 @@ export class NameIndex {
     }
     const floor = 0.3 * total;
     const picked = accTouched.filter((r) => acc[r]! >= floor);
-    picked.sort((a, b) => acc[b]! - acc[a]!);
+    // Ties (thousands of records sharing a common name) go to the shorter names, whose coverage is higher.
+    const size = (r: number) => this.records[r]!.norm.tokens.length;
+    picked.sort((a, b) => acc[b]! - acc[a]! || size(a) - size(b));
     for (const rid of accTouched) acc[rid] = 0;
     return picked.slice(0, limit);
   }

@@ -14,6 +14,8 @@ export interface NameToken {
   phon: [string, string];
   /** token came from Arabic, Hebrew, Thai or Syriac script (vowels mostly unwritten) */
   abjad: boolean;
+  /** token was transliterated from a non-Latin script here: its Latin spelling is ours, not the writer's */
+  translit: boolean;
   kindPerson: TokenKind;
   kindOrg: TokenKind;
   weightPerson: number;
@@ -63,7 +65,7 @@ function despoof(word: string): string {
   return [...word].map((c) => HOMOGLYPHS[c] ?? c).join('');
 }
 
-interface RawToken { text: string; abjad: boolean }
+interface RawToken { text: string; abjad: boolean; translit: boolean }
 
 function asciiTokens(raw: string): RawToken[] {
   const out: RawToken[] = [];
@@ -71,11 +73,12 @@ function asciiTokens(raw: string): RawToken[] {
     if (!word0) continue;
     const word = despoof(word0);
     const abjad = ABJAD.test(word);
+    const translit = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(word);
     let ascii = anyAscii(word);
     // any-ascii capitalises each CJK / Hangul syllable: split there so syllables become tokens.
     if (SYLLABIC.test(word)) ascii = ascii.replace(/([a-z])(?=[A-Z])/g, '$1 ');
     ascii = ascii.toLowerCase().replace(/['`\u2018\u2019"]/g, '').replace(/\./g, '').replace(/[^a-z0-9]+/g, ' ');
-    for (const t of ascii.split(' ')) if (t) out.push({ text: t, abjad });
+    for (const t of ascii.split(' ')) if (t) out.push({ text: t, abjad, translit });
   }
   return out;
 }
@@ -95,10 +98,10 @@ function foldPhrases(tokens: RawToken[]): RawToken[] {
   for (let i = 0; i < tokens.length; i++) {
     const phrase = PHRASES_BY_FIRST.get(canon[i]!)?.find(({ words }) => words.every((w, k) => canon[i + k] === w));
     if (phrase) {
-      out.push({ text: phrase.to, abjad: false });
+      out.push({ text: phrase.to, abjad: false, translit: false });
       i += phrase.words.length - 1;
     } else {
-      out.push({ text: canon[i]!, abjad: tokens[i]!.abjad });
+      out.push({ text: canon[i]!, abjad: tokens[i]!.abjad, translit: tokens[i]!.translit });
     }
   }
   return out;
@@ -106,8 +109,8 @@ function foldPhrases(tokens: RawToken[]): RawToken[] {
 
 const cache = new Map<string, NameToken>();
 
-export function makeToken(text: string, abjad = false): NameToken {
-  const key = `${abjad ? '1' : '0'}${text}`;
+export function makeToken(text: string, abjad = false, translit = abjad): NameToken {
+  const key = `${abjad ? '1' : '0'}${translit ? '1' : '0'}${text}`;
   const hit = cache.get(key);
   if (hit) return hit;
   const common = COMMON_NAMES.has(text);
@@ -122,7 +125,7 @@ export function makeToken(text: string, abjad = false): NameToken {
   };
   const [p1, p2] = doubleMetaphone(text);
   const token: NameToken = {
-    text, fold: foldToken(text), skel: skeleton(text), phon: [p1, p2], abjad,
+    text, fold: foldToken(text), skel: skeleton(text), phon: [p1, p2], abjad, translit,
     kindPerson, kindOrg, weightPerson: nameWeight(kindPerson, true), weightOrg: nameWeight(kindOrg, false),
   };
   if (cache.size < 500_000) cache.set(key, token);
@@ -131,7 +134,7 @@ export function makeToken(text: string, abjad = false): NameToken {
 
 /** Lower-case, transliterated, punctuation-free tokens with their weights and comparison keys. */
 export function normalizeName(raw: string): NormalizedName {
-  const tokens = foldPhrases(asciiTokens(raw)).map((t) => makeToken(t.text, t.abjad));
+  const tokens = foldPhrases(asciiTokens(raw)).map((t) => makeToken(t.text, t.abjad, t.translit));
   const looksLikeOrg = tokens.some((t) => t.kindOrg === 'legal' && t.text.length > 1 && !['de', 'as', 'at', 'ad', 'ag', 'e', 'y'].includes(t.text));
   return { raw, tokens, looksLikeOrg };
 }

@@ -2,6 +2,7 @@ import type { ListEntry, Schema } from '../types';
 import { canonicalWalletAddress } from '../importers/crypto';
 import { makeToken, normalizeName } from './normalize';
 import { COMMON_NAMES } from './name-vocabulary';
+import { isPopulationName } from './common-names';
 import { NameIndex } from './name-index';
 import { scoreNames, type NameScore } from './name-scorer';
 import { isOrgSchema, qualifierEffect, schemaFactor, type QueryQualifiers } from './qualifiers';
@@ -39,6 +40,9 @@ export interface ScreenerOptions {
 }
 
 const isStrongPersonToken = (t: string) => makeToken(t).kindPerson === 'name';
+
+/** A query token that is a frequent population name is an established name, not a typo of another one. */
+const knownName = (t: string) => COMMON_NAMES.has(t) || isPopulationName(t);
 
 const normId = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
@@ -93,7 +97,7 @@ export class Screener {
         const prior = byEntry.get(entry);
         if (prior && prior.kind !== 'name') continue;
         const isOrg = isOrgSchema(query.schema) || isOrgSchema(entry.schema) || q.looksLikeOrg || rec.norm.looksLikeOrg;
-        const ns = scoreNames(q, rec.norm, isOrg);
+        const ns = scoreNames(q, rec.norm, isOrg, { knownName });
         if (ns.score <= 0) continue;
         const schema = schemaFactor(query.schema, entry.schema);
         const alias = rec.weak ? PENALTY.weakAlias : 1;
@@ -130,5 +134,5 @@ export { DEFAULT_MATCH_THRESHOLD, DEFAULT_REVIEW_THRESHOLD };
 export function scorePair(name1: string, name2: string, schema?: Schema): NameScore {
   const a = normalizeName(name1), b = normalizeName(name2);
   const isOrg = isOrgSchema(schema) || a.looksLikeOrg || b.looksLikeOrg;
-  return scoreNames(a, b, isOrg);
+  return scoreNames(a, b, isOrg, { knownName });
 }

@@ -82,6 +82,11 @@ export function tokenSimilarity(q: NameToken, c: NameToken, joined = false): num
   if (q.fold === c.fold) return 0.97;
   const a = q.fold, b = c.fold;
   let s = 0.65 * editSimilarity(a, b) + 0.35 * jaroWinkler(a, b);
+  // A typo can trip a spelling fold on one side only ("eena" folds to "ina", "cuhn" to "kuhn"):
+  // the spelling as written then shows the single edit better.
+  if (s < 0.9 && (a !== q.text || b !== c.text)) {
+    s = Math.max(s, 0.65 * editSimilarity(q.text, c.text) + 0.35 * jaroWinkler(q.text, c.text));
+  }
   const minLen = Math.min(a.length, b.length);
   // Fused tokens ("binladen") must agree in spelling: sound-alike on a whole name is too loose.
   if (joined) return s;
