@@ -132,8 +132,8 @@ export function scoreNames(q: NormalizedName, c: NormalizedName, isOrg: boolean,
       if (s >= 0.97) { if (!single || a.tok.translit || !known(a.tok.text)) exactDistinctive++; }
       else {
         fuzzyStrong++;
-        // A spelling we transliterated ourselves says nothing about which name the writer meant.
-        if (single && !a.tok.translit && known(a.tok.text)) knownFuzzy.push({ pair: { query: a.tok.text, candidate: b.tok.text, similarity: Math.round(s * 1000) / 1000 }, q: a.tok, c: b.tok, s });
+        // A spelling we transliterated ourselves (either side) says nothing about which name was meant.
+        if (single && !a.tok.translit && !b.tok.translit && known(a.tok.text)) knownFuzzy.push({ pair: { query: a.tok.text, candidate: b.tok.text, similarity: Math.round(s * 1000) / 1000 }, q: a.tok, c: b.tok, s });
       }
     }
     if (a.idx.some((i) => strong(qt[i]!, isOrg)) || b.idx.some((i) => strong(ct[i]!, isOrg))) matchedStrongUnits++;
@@ -159,7 +159,8 @@ export function scoreNames(q: NormalizedName, c: NormalizedName, isOrg: boolean,
   // A distinctive listed name found whole inside a longer query (free-text fields, "payment for X").
   const cStrongWeight = ct.reduce((a, t, i) => a + (strong(t, isOrg) ? cw[i]! : 0), 0);
   const cAllFound = ct.every((t, i) => cw[i]! < 0.3 || cSim[i]! >= 0.9);
-  if (cAllFound && cStrong >= 2 && cStrongWeight >= 1.8 && candidateCoverage >= 0.9) {
+  // Two separate query units at least: one fused query word ("gudrun") is not "GOOD RUN" found in a text.
+  if (cAllFound && cStrong >= 2 && matchedStrongUnits >= 2 && cStrongWeight >= 1.8 && candidateCoverage >= 0.9) {
     const lifted = candidateCoverage * 0.95;
     if (lifted > score) { score = lifted; rule = 'contained-name'; }
   }
