@@ -11,6 +11,7 @@ import { registerCasePages } from './cases/cases.pages';
 import { registerSystemRoutes } from './system/system.routes';
 import { registerScreeningRoutes } from './screening/screening.routes';
 import { registerScreeningPages } from './screening/screening.pages';
+import { registerEsignRoutes } from './esign/esign.routes';
 
 export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
 
@@ -26,4 +27,5 @@ export const domains: RegisterRoutes[] = [
   registerCasePages,
   registerScreeningRoutes,
   registerScreeningPages,
+  registerEsignRoutes,
 ];

@@ -36,6 +36,11 @@ export type VerifyResult =
   | { valid: true; evidence: EsignEvidence; certificate: { subject: string; sha256: string; trusted: boolean } }
   | { valid: false; reason: string };
 
+/** Key-order independent JSON (the stored copy went through jsonb, which reorders keys). */
+const canonical = (v: unknown): string => Array.isArray(v) ? `[${v.map(canonical).join(',')}]`
+  : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+  : JSON.stringify(v);
+
 const derOf = (pemOrB64: string) => Buffer.from(pemOrB64.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64');
 
 /**
@@ -56,7 +61,7 @@ export async function verifyBundle(input: unknown, trustedCert?: string): Promis
     const { payload } = await compactVerify(jws, publicKey as unknown as webcrypto.CryptoKey);
     const evidence = JSON.parse(new TextDecoder().decode(payload)) as EsignEvidence;
     const copy = typeof input === 'object' && input !== null ? (input as { evidence?: unknown }).evidence : undefined;
-    if (copy !== undefined && JSON.stringify(copy) !== JSON.stringify(evidence)) return { valid: false, reason: 'the evidence differs from the signed payload' };
+    if (copy !== undefined && canonical(copy) !== canonical(evidence)) return { valid: false, reason: 'the evidence differs from the signed payload' };
     const der = Buffer.from(certB64, 'base64');
     const trusted = trustedCert ? derOf(trustedCert).equals(der) : false;
     if (trustedCert && !trusted) return { valid: false, reason: 'signed by a certificate other than the trusted one' };

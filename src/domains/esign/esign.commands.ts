@@ -1,0 +1,72 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { CodAzienda, RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
+import {
+  createCeremonyUpdate, ESIGN_RECORD_TYPE, ESIGN_WORKFLOW_TYPE, esignTransitionUpdate, esignWorkflowId,
+  type EsignClientInfo, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
+} from '../../../workflows/esign/esign.contract';
+import { CEREMONY_TTL_MS, esignMachine, SIGNER_ROLE, type EsignStatus } from '../../../workflows/esign/esign.machine';
+import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
+import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
+import { forbidden, HttpError, invalidTransition, ValidationError } from '../../http/errors';
+import { DEFAULT_CONSENT, type StartCeremonyInput } from './esign.schemas';
+
+export interface EsignTemporal { client: Client; taskQueue: string }
+
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+export const signerActor = (ceremonyId: string): MachineActor => ({ id: `signer:${ceremonyId}`, username: 'firmatario', roles: [SIGNER_ROLE] });
+
+/**
+ * Starts a ceremony: the workflow starts and its create update writes the row. The
+ * signing link's token is returned once and only its hash is kept. Used by the API and,
+ * through an activity, by parent workflows (onboarding).
+ */
+export async function startCeremony(t: EsignTemporal, p: { codAzienda: string; actor: MachineActor; data: StartCeremonyInput; now?: Date }) {
+  const ceremonyId = randomUUID();
+  const token = randomBytes(32).toString('base64url');
+  const workflowId = esignWorkflowId(p.codAzienda, ceremonyId);
+  const expiresAt = new Date((p.now ?? new Date()).getTime() + CEREMONY_TTL_MS).toISOString();
+  const input: EsignWorkflowInput = { codAzienda: p.codAzienda, ceremonyId, expiresAt, parentWorkflowId: p.data.parent_workflow_id ?? null };
+  const start = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, {
+    workflowId, taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: [
+      { key: CodAzienda, value: p.codAzienda }, { key: RecordType, value: ESIGN_RECORD_TYPE },
+      { key: RecordId, value: ceremonyId }, { key: RecordStatus, value: esignMachine.initial },
+    ],
+  });
+  const state = await t.client.workflow.executeUpdateWithStart(createCeremonyUpdate, {
+    args: [{ actor: p.actor, data: {
+      signer: p.data.signer, document: p.data.document, consent: p.data.consent ?? { ...DEFAULT_CONSENT },
+      tokenHash: tokenHash(token), parentWorkflowId: p.data.parent_workflow_id ?? null,
+    } }],
+    startWorkflowOperation: start,
+  });
+  return { ceremonyId, workflowId, token, signingPath: `/esign/ceremony/${ceremonyId}?token=${token}`, state };
+}
+
+export function rejectionToHttp(code: string, d: TransitionFailureDetails): HttpError {
+  if (code === 'MISSING_FIELDS') return new ValidationError((d.missing ?? []).map((f) => ({ path: f, message: 'Campo obbligatorio' })));
+  if (code === 'FORBIDDEN') return forbidden();
+  return invalidTransition(d.state, d.action, d.allowed_actions);
+}
+
+/** One signer step through the workflow; a finished ceremony is answered by the machine here. */
+export async function transitionCeremony(
+  t: EsignTemporal, row: { id: string; stato: EsignStatus; workflow_id: string }, args: { action: EsignTransitionArgs['action']; client: EsignClientInfo; otp?: string },
+): Promise<EsignWorkflowState> {
+  const actor = signerActor(row.id);
+  if (isFinal(esignMachine, row.stato)) {
+    const c = checkTransition(esignMachine, { state: row.stato, action: args.action, actor, input: { ...args } });
+    if (!c.ok) throw rejectionToHttp(c.code, { state: c.state, action: c.action, allowed_actions: c.allowedActions, missing: c.missing });
+  }
+  try {
+    return await t.client.workflow.getHandle(row.workflow_id).executeUpdate(esignTransitionUpdate, { args: [{ ...args, actor }] });
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type) {
+      throw rejectionToHttp(cause.type, (cause.details?.[0] ?? { state: row.stato, action: args.action, allowed_actions: [] }) as TransitionFailureDetails);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,83 @@
+import type { Role } from '../auth/roles';
+import { apiRoute, type ApiCtx } from '../../http/api-route';
+import { tenantOf } from '../../http/auth';
+import type { RegisterRoutes } from '../index';
+import { verifyBundle } from './esign.bundle';
+import { startCeremony } from './esign.commands';
+import { receiptPdf } from './esign.receipt';
+import {
+  ceremonyResponse, signBody, startCeremonySchema, startResponse, tokenBody, tokenQuery, verifyBody, verifyResponse,
+} from './esign.schemas';
+import { ceremonyByToken, ceremonyView, esignTemporal, resolveCeremony, signerStep } from './esign.service';
+
+const STARTERS: Role[] = ['co', 'analyst', 'admin'];
+const tag = 'Firma elettronica';
+const clientOf = (ctx: ApiCtx) => ({ ip: ctx.ip, userAgent: ctx.get('user-agent').slice(0, 500) });
+/** The signer's token may come in the body or the query string (the link carries it). */
+const tokenOf = (ctx: ApiCtx, body?: { token?: string }) => body?.token ?? (typeof ctx.query.token === 'string' ? ctx.query.token : undefined);
+
+/**
+ * E-signature ceremony API. Staff start a ceremony and read it; the signer, who has no
+ * account, acts with the signing link's token; verify is public.
+ */
+export const registerEsignRoutes: RegisterRoutes = (router, { deps, openapi }) => {
+  apiRoute(router, openapi, {
+    method: 'POST', path: '/api/v1/esign/ceremony/start', summary: 'Avvia una cerimonia di firma', tag, roles: STARTERS, body: startCeremonySchema, response: startResponse, status: 201,
+    handler: async (ctx, { body }) => {
+      const u = ctx.state.user!;
+      const r = await startCeremony(await esignTemporal(deps), { codAzienda: tenantOf(ctx), actor: { id: u.cod_utente, username: u.username, roles: [...u.ruoli] }, data: body });
+      const row = await ceremonyByToken(deps, r.ceremonyId, r.token);
+      ctx.set('Location', `/api/v1/esign/ceremony/${r.ceremonyId}`);
+      return { ...ceremonyView(row), token: r.token, signing_url: `${ctx.origin}${r.signingPath}` };
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/v1/esign/ceremony/:id', summary: 'Stato della cerimonia (token del firmatario o personale)', tag, roles: 'public', query: tokenQuery, response: ceremonyResponse,
+    handler: async (ctx, { params, query }) => ceremonyView(await resolveCeremony(deps, params.id!, query.token, ctx.state.user)),
+  });
+
+  for (const action of ['terms', 'present'] as const) {
+    apiRoute(router, openapi, {
+      method: 'POST', path: `/api/v1/esign/ceremony/:id/${action}`, summary: action === 'terms' ? 'Accetta le condizioni' : 'Presenta il documento e invia il codice OTP', tag, roles: 'public', body: tokenBody, response: ceremonyResponse,
+      handler: async (ctx, { params, body }) => {
+        const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
+        return ceremonyView(await signerStep(deps, row, action, clientOf(ctx)));
+      },
+    });
+  }
+
+  apiRoute(router, openapi, {
+    method: 'POST', path: '/api/v1/esign/ceremony/:id/sign', summary: 'Firma con il codice OTP', tag, roles: 'public', body: signBody, response: ceremonyResponse,
+    handler: async (ctx, { params, body }) => {
+      const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
+      return ceremonyView(await signerStep(deps, row, 'sign', clientOf(ctx), body.otp));
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'GET', path: '/api/v1/esign/ceremony/:id/receipt', summary: 'Ricevuta (PDF; ?format=json per il pacchetto firmato)', tag, roles: 'public', query: tokenQuery,
+    handler: async (ctx, { params, query }) => {
+      const row = await resolveCeremony(deps, params.id!, query.token, ctx.state.user);
+      if (query.format === 'json') {
+        if (!row.bundle) return { stato: row.stato, bundle: null };
+        ctx.set('Content-Disposition', `attachment; filename="firma-${row.id}.json"`);
+        return row.bundle;
+      }
+      ctx.type = 'application/pdf';
+      ctx.set('Content-Disposition', `inline; filename="ricevuta-firma-${row.id}.pdf"`);
+      ctx.body = await receiptPdf(row);
+      return undefined;
+    },
+  });
+
+  apiRoute(router, openapi, {
+    method: 'POST', path: '/api/v1/esign/ceremony/:id/verify', summary: 'Verifica un pacchetto firmato (chiunque)', tag, roles: 'public', body: verifyBody, response: verifyResponse,
+    handler: async (_ctx, { params, body }) => {
+      const r = await verifyBundle(body.bundle, body.trusted_certificate);
+      // The bundle must be this ceremony's: a valid signature over another ceremony is not a match.
+      if (r.valid && r.evidence.ceremony_id !== params.id) return { valid: false, reason: 'the bundle belongs to another ceremony' };
+      return r;
+    },
+  });
+};
