@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { WithStartWorkflowOperation } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { temporalTestServerPath } from '../../temporal/binaries';
+import { searchAttributeDefinitions } from '../../temporal/search-attributes';
+import {
+  createCeremonyUpdate, ESIGN_WORKFLOW_TYPE, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
+  type EsignCreation, type EsignOtpCheck, type EsignStep, type EsignWorkflowInput,
+} from '../../workflows/esign/esign.contract';
+
+const HOUR = 3_600_000;
+const signer = { id: 'signer:x', username: 'firmatario', roles: ['signer'] };
+const client = { ip: '203.0.113.1', userAgent: 'test' };
+const data = {
+  signer: { nome: 'Mario Rossi', email: 'm@example.test' }, document: { nome: 'c.pdf', contenuto_base64: 'QUJD' },
+  consent: { testo: 'Accetto', versione: '1' }, tokenHash: 'h',
+};
+
+/**
+ * The ceremony's 24 h expiry and OTP counter on Temporal's time-skipping server: a day
+ * passes in moments with the production duration untouched. Activities are recorders;
+ * the code "123456" is the right one.
+ */
+describe('e-signature ceremony workflow (time-skipping server)', function () {
+  this.timeout(180_000);
+  let env: TestWorkflowEnvironment;
+  const calls = { ended: [] as { to: string }[], signed: [] as EsignStep[], otp: [] as EsignOtpCheck[] };
+  const activities = {
+    async createEsignProjection(_p: EsignCreation) {},
+    async acceptEsignTerms(_p: EsignStep) {},
+    async presentEsignDocument(_p: EsignStep) { return { documentSha256: 'f'.repeat(64) }; },
+    async checkEsignOtp(p: EsignOtpCheck) { calls.otp.push(p); return p.otp === '123456'; },
+    async completeEsignSignature(p: EsignStep) { calls.signed.push(p); return { documentSha256: 'f'.repeat(64), signedAt: new Date().toISOString() }; },
+    async endEsignCeremony(p: EsignStep & { to: string }) { calls.ended.push({ to: p.to }); },
+  };
+  const workflowsPath = join(import.meta.dirname, 'fixtures', 'esign-parent.workflows.ts');
+
+  before(async () => {
+    try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed */ }
+    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(Object.keys(searchAttributeDefinitions).map((k) => [k, 2 /* KEYWORD */])),
+    }).catch(() => undefined);
+  });
+  after(async () => { await env?.teardown(); });
+
+  async function startCeremony(taskQueue: string, id: string, parentWorkflowId?: string) {
+    const now = Number(await env.currentTimeMs());
+    const input: EsignWorkflowInput = { codAzienda: 'ES1', ceremonyId: id, expiresAt: new Date(now + 24 * HOUR).toISOString(), parentWorkflowId: parentWorkflowId ?? null };
+    const op = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, { workflowId: esignWorkflowId('ES1', id), taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING' });
+    await env.client.workflow.executeUpdateWithStart(createCeremonyUpdate, { args: [{ actor: { id: 'u', username: 'co', roles: ['co'] }, data }], startWorkflowOperation: op });
+    const h = await op.workflowHandle();
+    const send = (action: 'terms' | 'present' | 'sign', otp?: string) => h.executeUpdate(esignTransitionUpdate, { args: [{ action, actor: signer, client, otp }] });
+    return { h, send };
+  }
+
+  it('expires 24 h after start, and not before', async () => {
+    const taskQueue = 'esign-expiry';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const { h, send } = await startCeremony(taskQueue, 'e-1');
+      await send('terms');
+      await env.sleep(23 * HOUR);
+      assert.equal((await h.query(esignStateQuery)).status, 'terms_accepted');
+      assert.equal(calls.ended.length, 0);
+      await env.sleep(2 * HOUR);
+      const result = await h.result();
+      assert.equal(result.status, 'expired');
+      assert.deepEqual(calls.ended, [{ to: 'expired' }]);
+    });
+  });
+
+  it('locks after three wrong codes; the lock is final and the timer never fires', async () => {
+    const taskQueue = 'esign-lock';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    const before = calls.ended.length;
+    await worker.runUntil(async () => {
+      const { h, send } = await startCeremony(taskQueue, 'e-2');
+      await send('terms');
+      await send('present');
+      assert.equal((await send('sign', '000000')).otpFailures, 1);
+      assert.equal((await send('sign', '000001')).status, 'presented');
+      const s = await send('sign', '000002');
+      assert.equal(s.status, 'locked');
+      assert.equal(s.otpFailures, 3);
+      // A locked ceremony has finished: no further update reaches it (the API answers 409 from the row).
+      await assert.rejects(send('sign', '123456'));
+      assert.equal((await h.result()).status, 'locked');
+      await env.sleep(48 * HOUR);
+    });
+    assert.deepEqual(calls.ended.slice(before), [{ to: 'locked' }]);
+    assert.equal(calls.signed.filter((s) => s.ceremonyId === 'e-2').length, 0);
+  });
+
+  it('signs with the right code after a wrong one and signals the parent workflow', async () => {
+    const taskQueue = 'esign-parent';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const parent = await env.client.workflow.start('esignParentStandIn', { workflowId: 'onboarding:ES1:p1', taskQueue });
+      const { h, send } = await startCeremony(taskQueue, 'e-3', parent.workflowId);
+      await send('terms');
+      await send('present');
+      assert.equal((await send('sign', '999999')).lastOtp, 'wrong');
+      const s = await send('sign', '123456');
+      assert.equal(s.status, 'signed');
+      const got = await parent.result() as { ceremonyId: string; codAzienda: string; documentSha256: string };
+      assert.equal(got.ceremonyId, 'e-3');
+      assert.equal(got.codAzienda, 'ES1');
+      assert.equal(got.documentSha256, 'f'.repeat(64));
+      assert.equal((await h.result()).status, 'signed');
+    });
+  });
+
+  it('stays signed when the parent workflow does not exist', async () => {
+    const taskQueue = 'esign-noparent';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const { h, send } = await startCeremony(taskQueue, 'e-4', 'onboarding:ES1:missing');
+      await send('terms');
+      await send('present');
+      assert.equal((await send('sign', '123456')).status, 'signed');
+      assert.equal((await h.result()).status, 'signed');
+    });
+  });
+});
