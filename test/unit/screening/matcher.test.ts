@@ -106,6 +106,11 @@ describe('screening name scorer properties', () => {
     assert.ok(score('Katrangi Air', 'KATRANGI, Amir') >= 0.85, 'a misspelt honorific that is also a name');
   });
 
+  it('lifts a listed name contained in a longer text only when found through separate words', () => {
+    assert.ok(score('Gudrun Brennan', 'GOOD RUN LIMITED') < 0.85);
+    assert.equal(scorePair('Usama M bin Ladin', 'BIN LADIN, Usama').rule, 'contained-name');
+  });
+
   it('matches across scripts', () => {
     assert.ok(score('Владимир Путин', 'Vladimir Putin') >= 0.95);
     assert.ok(score('محمد علي', 'Mohamed Ali') >= 0.9);

@@ -81,10 +81,13 @@ export function tokenSimilarity(q: NameToken, c: NameToken, joined = false): num
   }
   if (q.fold === c.fold) return 0.97;
   const a = q.fold, b = c.fold;
-  let s = 0.65 * editSimilarity(a, b) + 0.35 * jaroWinkler(a, b);
+  const ed = editSimilarity(a, b);
+  let s = 0.65 * ed + 0.35 * jaroWinkler(a, b);
   // A typo can trip a spelling fold on one side only ("eena" folds to "ina", "cuhn" to "kuhn"):
-  // the spelling as written then shows the single edit better.
-  if (s < 0.9 && (a !== q.text || b !== c.text)) {
+  // the spelling as written then shows the single edit better. Only worth it when the folds are
+  // two or more edits apart and the written forms are within one edit of each other in length.
+  if ((1 - ed) * Math.max(a.length, b.length) > 1.5 && Math.abs(q.text.length - c.text.length) <= 1
+    && (a !== q.text || b !== c.text)) {
     s = Math.max(s, 0.65 * editSimilarity(q.text, c.text) + 0.35 * jaroWinkler(q.text, c.text));
   }
   const minLen = Math.min(a.length, b.length);
