@@ -50,8 +50,6 @@ export class NameIndex {
   readonly records: NameRecord[] = [];
   private vocab: NameToken[] = [];
   private vocabId = new Map<string, number>();
-  /** number of entries whose names carry the token (document frequency over list names) */
-  private df = new Map<string, number>();
   private postings: number[][] = [];
   private keys = new Map<string, number[]>();
   private acc: Float32Array = new Float32Array(0);
@@ -61,27 +59,19 @@ export class NameIndex {
     entries.forEach((e, ei) => {
       if (!include(e)) return;
       const seen = new Set<string>();
-      const entryTokens = new Set<string>();
       const add = (name: string, weak: boolean) => {
         const norm = normalizeName(name);
         const key = norm.tokens.map((t) => t.text).join(' ');
         if (!key || seen.has(key)) return;
         seen.add(key);
-        for (const t of norm.tokens) entryTokens.add(t.text);
         this.addRecord({ entry: ei, name, weak, norm });
       };
       add(e.name, false);
       for (const a of e.aliases) add(a.name, a.quality === 'weak');
-      for (const t of entryTokens) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     });
     for (const [k, ids] of this.keys) if (ids.length > 1) this.keys.set(k, [...new Set(ids)]);
     this.acc = new Float32Array(this.records.length);
     this.cur = new Float32Array(this.records.length);
-  }
-
-  /** Number of listed entries whose names (primary or alias) contain the token as written. */
-  documentFrequency(text: string): number {
-    return this.df.get(text) ?? 0;
   }
 
   get vocabularySize(): number {
