@@ -12,6 +12,7 @@ import { registerSystemRoutes } from './system/system.routes';
 import { registerScreeningRoutes } from './screening/screening.routes';
 import { registerScreeningPages } from './screening/screening.pages';
 import { registerEsignRoutes } from './esign/esign.routes';
+import { registerEsignPages } from './esign/esign.pages';
 
 export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
 
@@ -28,4 +29,5 @@ export const domains: RegisterRoutes[] = [
   registerScreeningRoutes,
   registerScreeningPages,
   registerEsignRoutes,
+  registerEsignPages,
 ];

@@ -1,0 +1,65 @@
+import { HttpError } from '../../http/errors';
+import { redirectWithFlash, render, type Ctx } from '../../http/render';
+import type { EsignTransitionArgs } from '../../../workflows/esign/esign.contract';
+import type { RegisterRoutes } from '../index';
+import { ceremonyByToken, ceremonyView, resolveCeremony, signerStep } from './esign.service';
+
+const STATO_LABELS: Record<string, string> = {
+  started: 'Da iniziare', terms_accepted: 'Condizioni accettate', presented: 'In attesa del codice', signed: 'Firmato', expired: 'Scaduto', locked: 'Bloccato',
+};
+const FLASH: Record<EsignTransitionArgs['action'], string> = {
+  terms: 'Condizioni accettate.', present: 'Ti abbiamo inviato un codice di 6 cifre: inseriscilo per firmare.', sign: 'Documento firmato. Puoi scaricare la ricevuta.',
+};
+const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const pageUrl = (id: string, token: string) => `/esign/ceremony/${id}?token=${encodeURIComponent(token)}`;
+
+/**
+ * The signer's pages (public layout: no account). Each step is a form that posts with
+ * CSRF and redirects back; the token travels in the URL or a hidden field (the app-wide
+ * Referrer-Policy same-origin keeps it from other sites).
+ */
+export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
+  const show = async (ctx: Ctx, id: string, token: string | undefined, extra: Record<string, unknown> = {}, status = 200) => {
+    const row = await resolveCeremony(deps, id, token, ctx.state.user);
+    render(ctx, views, 'esign/ceremony.njk', { c: ceremonyView(row), token, statoLabel: STATO_LABELS[row.stato] ?? row.stato, errors: {}, ...extra }, { status });
+  };
+
+  router.get('/esign/ceremony/:id', (ctx) => show(ctx, ctx.params.id!, str(ctx.query.token)));
+
+  for (const [path, action] of [['terms', 'terms'], ['present', 'present'], ['sign', 'sign']] as const) {
+    router.post(`/esign/ceremony/:id/${path}`, async (ctx) => {
+      const body = formBody(ctx);
+      const token = str(body.token);
+      const row = await ceremonyByToken(deps, ctx.params.id!, token);
+      const otp = str(body.otp)?.trim();
+      if (action === 'sign' && !/^\d{6}$/.test(otp ?? '')) {
+        return show(ctx, row.id, token, { errors: { otp: 'Inserisci il codice di 6 cifre ricevuto' }, otp }, 422);
+      }
+      try {
+        await signerStep(deps, row, action, { ip: ctx.ip, userAgent: ctx.get('user-agent').slice(0, 500) }, otp);
+      } catch (err) {
+        if (err instanceof HttpError && err.status === 422) {
+          const message = (err.extra.errors as { message: string }[] | undefined)?.[0]?.message ?? 'Codice errato';
+          return show(ctx, row.id, token, { errors: { otp: message }, otp }, 422);
+        }
+        if (err instanceof HttpError && err.status === 409) {
+          return redirectWithFlash(ctx, pageUrl(row.id, token!), 'warning', 'Questo passaggio non è più disponibile.');
+        }
+        throw err;
+      }
+      redirectWithFlash(ctx, pageUrl(row.id, token!), 'success', FLASH[action]);
+    });
+  }
+
+  router.get('/esign/receipt/:id', async (ctx) => {
+    const token = str(ctx.query.token);
+    const row = await resolveCeremony(deps, ctx.params.id!, token, ctx.state.user);
+    const q = token ? `token=${encodeURIComponent(token)}&` : '';
+    render(ctx, views, 'esign/receipt.njk', {
+      c: ceremonyView(row), statoLabel: STATO_LABELS[row.stato] ?? row.stato, row,
+      pdfUrl: `/api/v1/esign/ceremony/${row.id}/receipt${q ? `?${q.slice(0, -1)}` : ''}`,
+      jsonUrl: `/api/v1/esign/ceremony/${row.id}/receipt?${q}format=json`,
+    });
+  });
+};

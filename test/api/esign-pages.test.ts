@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { otpHash } from '../../activities/esign/esign.activities';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import type { TestClient } from '../helpers/http-client';
+
+describe('e-signature ceremony pages (signer, no account)', function () {
+  this.timeout(120_000);
+  let env: TestEnv;
+  let co: TestClient;
+  let outsider: TestClient;
+
+  before(async () => {
+    env = await getTestEnv();
+    const tenant = await env.createTenant();
+    const other = await env.createTenant();
+    co = await env.login(await env.createUser({ tenant, roles: ['co'] }));
+    outsider = await env.login(await env.createUser({ tenant: other, roles: ['co'] }));
+  });
+
+  it('walks the signer through terms, document and code with forms (PRG, CSRF), then shows the receipt', async () => {
+    const s = await co.post('/api/v1/esign/ceremony/start', {
+      signer: { nome: 'Lucia Bianchi', email: 'lucia@example.test' }, document: { nome: 'mandato.pdf', contenuto_base64: Buffer.from('Mandato').toString('base64') },
+    });
+    assert.equal(s.status, 201, s.text);
+    const { id, token } = s.body as { id: string; token: string };
+    const signer = env.client();
+    const page = `/esign/ceremony/${id}?token=${token}`;
+
+    let r = await signer.get(page, { accept: 'text/html' });
+    assert.equal(r.status, 200);
+    assert.match(r.text, /Accetto le condizioni/);
+    assert.match(r.text, /acconsento a sottoscriverlo/);
+
+    r = await signer.submitForm(`/esign/ceremony/${id}/terms`, { token }, page);
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), page);
+    r = await signer.submitForm(`/esign/ceremony/${id}/present`, { token }, page);
+    assert.equal(r.status, 302);
+    r = await signer.get(page, { accept: 'text/html' });
+    assert.match(r.text, /mandato\.pdf/);
+    assert.match(r.text, /[0-9a-f]{64}/);
+    assert.match(r.text, /name="otp"/);
+
+    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: 'abc' }, page);
+    assert.equal(r.status, 422);
+    assert.match(r.text, /Inserisci il codice di 6 cifre/);
+    await env.ownerDb('esign_ceremonies').where({ id }).update({ otp_hash: otpHash('654321', id) });
+    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: '000000' }, page);
+    assert.equal(r.status, 422);
+    assert.match(r.text, /restano 2 tentativi/);
+    assert.match(r.text, /value="000000"/, 'what was typed is kept');
+    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: '654321' }, page);
+    assert.equal(r.status, 302);
+    r = await signer.get(page, { accept: 'text/html' });
+    assert.match(r.text, /Documento firmato/);
+
+    r = await signer.get(`/esign/receipt/${id}?token=${token}`, { accept: 'text/html' });
+    assert.equal(r.status, 200);
+    assert.match(r.text, /Scarica la ricevuta \(PDF\)/);
+    const pdfHref = r.text.match(/href="([^"]+receipt[^"]*)"/)![1]!.replace(/&amp;/g, '&');
+    const pdf = await signer.get(pdfHref);
+    assert.ok(pdf.text.startsWith('%PDF'));
+    assert.equal((await co.get(`/esign/receipt/${id}`, { accept: 'text/html' })).status, 200);
+  });
+
+  it('hides the ceremony without the right token, to other tenants and without CSRF', async () => {
+    const s = await co.post('/api/v1/esign/ceremony/start', {
+      signer: { nome: 'X', email: 'x@example.test' }, document: { nome: 'd.pdf', contenuto_base64: 'QUJD' },
+    });
+    const { id, token } = s.body as { id: string; token: string };
+    const anon = env.client();
+    assert.equal((await anon.get(`/esign/ceremony/${id}?token=wrongwrongwrong`, { accept: 'text/html' })).status, 404);
+    assert.equal((await anon.get(`/esign/ceremony/${id}`, { accept: 'text/html' })).status, 404);
+    assert.equal((await anon.get(`/esign/receipt/${id}`, { accept: 'text/html' })).status, 404);
+    assert.equal((await outsider.get(`/esign/receipt/${id}`, { accept: 'text/html' })).status, 404);
+    const noCsrf = await anon.request('POST', `/esign/ceremony/${id}/terms`, { form: { token }, headers: { accept: 'text/html' } });
+    assert.equal(noCsrf.status, 403);
+    assert.equal((await anon.submitForm(`/esign/ceremony/${id}/terms`, { token: 'wrongwrongwrong' }, `/esign/ceremony/${id}?token=${token}`)).status, 404);
+  });
+});
