@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { otpHash } from '../../activities/esign/esign.activities';
+import { verifyBundle } from '../../src/domains/esign/esign.bundle';
+import { startCeremony, transitionCeremony } from '../../src/domains/esign/esign.commands';
+import { esignStateQuery } from '../../workflows/esign/esign.contract';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+
+const client = { ip: '198.51.100.9', userAgent: 'Mozilla/5.0 (test)' };
+
+describe('e-signature ceremony workflow (dev server)', function () {
+  this.timeout(120_000);
+  let env: TestEnv;
+  let tenant: string;
+  const actor = { id: 'u-co', username: 'co', roles: ['co'] };
+  const data = {
+    signer: { nome: 'Anna Verdi', email: 'anna@example.test' },
+    document: { nome: 'contratto.txt', contenuto_base64: Buffer.from('Testo del contratto').toString('base64') },
+  };
+
+  before(async () => {
+    env = await getTestEnv();
+    tenant = await env.createTenant();
+  });
+
+  const temporal = () => ({ client: env.temporal, taskQueue: env.deps.config.temporal.taskQueue });
+  const rowOf = (id: string) => env.ownerDb('esign_ceremonies').where({ id }).first();
+
+  it('runs start → terms → present → sign: row, audit chain, search attributes and a verifiable bundle', async () => {
+    const s = await startCeremony(temporal(), { codAzienda: tenant, actor, data });
+    assert.equal(s.state.status, 'started');
+    const desc = await env.temporal.workflow.getHandle(s.workflowId).describe();
+    assert.deepEqual(desc.searchAttributes.RecordType, ['esign']);
+    assert.deepEqual(desc.searchAttributes.CodAzienda, [tenant]);
+    let row = await rowOf(s.ceremonyId);
+    assert.equal(Math.round((row.expires_at.getTime() - row.created_at.getTime()) / 3_600_000), 24);
+
+    await transitionCeremony(temporal(), row, { action: 'terms', client });
+    row = await rowOf(s.ceremonyId);
+    await transitionCeremony(temporal(), row, { action: 'present', client });
+    row = await rowOf(s.ceremonyId);
+    assert.equal(row.stato, 'presented');
+    assert.equal(row.document_sha256, createHash('sha256').update('Testo del contratto').digest('hex'), 'the hash is fixed at present');
+    assert.match(row.otp_hash, /^[0-9a-f]{64}$/);
+    await env.ownerDb('esign_ceremonies').where({ id: s.ceremonyId }).update({ otp_hash: otpHash('246810', s.ceremonyId) });
+    const signed = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: '246810' });
+    assert.equal(signed.status, 'signed');
+    assert.equal(signed.lastOtp, 'ok');
+
+    row = await rowOf(s.ceremonyId);
+    assert.equal(row.stato, 'signed');
+    assert.equal(row.otp_hash, null, 'the code cannot be used again');
+    const v = await verifyBundle(row.bundle);
+    assert.ok(v.valid, JSON.stringify(v));
+    assert.equal(v.evidence.document.sha256, row.document_sha256);
+    assert.equal(v.evidence.client.ip, client.ip);
+    assert.equal(v.evidence.cod_azienda, tenant);
+    assert.equal((await env.temporal.workflow.getHandle(s.workflowId).result()).status, 'signed');
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'esign_ceremony', entity_id: s.ceremonyId }).orderBy('id').pluck('action');
+    assert.deepEqual(audit, ['esign.start', 'esign.terms', 'esign.present', 'esign.sign']);
+  });
+
+  it('locks after three wrong codes and keeps the right one from working afterwards', async () => {
+    const s = await startCeremony(temporal(), { codAzienda: tenant, actor, data });
+    let row = await rowOf(s.ceremonyId);
+    await transitionCeremony(temporal(), row, { action: 'terms', client });
+    await transitionCeremony(temporal(), row, { action: 'present', client });
+    await env.ownerDb('esign_ceremonies').where({ id: s.ceremonyId }).update({ otp_hash: otpHash('135790', s.ceremonyId) });
+    for (const code of ['000000', '111111']) {
+      const st = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: code });
+      assert.equal(st.status, 'presented');
+    }
+    const locked = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: '222222' });
+    assert.equal(locked.status, 'locked');
+    row = await rowOf(s.ceremonyId);
+    assert.equal(row.stato, 'locked');
+    assert.equal(row.otp_attempts, 3);
+    assert.equal(row.bundle, null);
+    await assert.rejects(transitionCeremony(temporal(), row, { action: 'sign', client, otp: '135790' }), (e: { status?: number }) => e.status === 409);
+    const handle = env.temporal.workflow.getHandle(s.workflowId);
+    assert.equal((await handle.result()).status, 'locked');
+    assert.equal((await handle.query(esignStateQuery)).otpFailures, 3);
+  });
+});
