@@ -12,3 +12,16 @@ export const searchAttributeDefinitions: Record<string, 'Keyword' | 'Text' | 'In
   RecordId: 'Keyword',
   RecordStatus: 'Keyword',
 };
+
+/**
+ * The attributes a record's workflow starts with, so it is findable in the Web UI from its
+ * first event. Platform records (list imports) have no tenant.
+ */
+export function recordSearchAttributes(r: { codAzienda?: string | null; recordType: string; recordId: string; status: string }) {
+  return [
+    ...(r.codAzienda ? [{ key: CodAzienda, value: r.codAzienda }] : []),
+    { key: RecordType, value: r.recordType },
+    { key: RecordId, value: r.recordId },
+    { key: RecordStatus, value: r.status },
+  ];
+}

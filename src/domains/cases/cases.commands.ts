@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
+import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   CASE_RECORD_TYPE, CASE_WORKFLOW_TYPE, caseTransitionUpdate, caseWorkflowId, createCaseUpdate,
   type CaseNewData, type CaseTransitionArgs, type CaseWorkflowInput, type CaseWorkflowState,
@@ -33,10 +33,7 @@ export async function createCase(t: CaseTemporal, p: {
   const input: CaseWorkflowInput = { codAzienda: p.codAzienda, caseId, slaDays: p.slaDays, slaDueAt: addDays(p.now ?? new Date(), p.slaDays).toISOString() };
   const start = new WithStartWorkflowOperation(CASE_WORKFLOW_TYPE, {
     workflowId, taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [
-      { key: CodAzienda, value: p.codAzienda }, { key: RecordType, value: CASE_RECORD_TYPE },
-      { key: RecordId, value: caseId }, { key: RecordStatus, value: caseMachine.initial },
-    ],
+    typedSearchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: CASE_RECORD_TYPE, recordId: caseId, status: caseMachine.initial }),
   });
   const state = await t.client.workflow.executeUpdateWithStart(createCaseUpdate, {
     args: [{ actor: actorFrom(p.user), data: { ...p.data, descrizione: p.data.descrizione ?? '' } }],

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
+import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   createCeremonyUpdate, ESIGN_RECORD_TYPE, ESIGN_WORKFLOW_TYPE, esignTransitionUpdate, esignWorkflowId,
   type EsignClientInfo, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
@@ -30,10 +30,7 @@ export async function startCeremony(t: EsignTemporal, p: { codAzienda: string; a
   const input: EsignWorkflowInput = { codAzienda: p.codAzienda, ceremonyId, expiresAt, parentWorkflowId: p.data.parent_workflow_id ?? null };
   const start = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, {
     workflowId, taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [
-      { key: CodAzienda, value: p.codAzienda }, { key: RecordType, value: ESIGN_RECORD_TYPE },
-      { key: RecordId, value: ceremonyId }, { key: RecordStatus, value: esignMachine.initial },
-    ],
+    typedSearchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: ESIGN_RECORD_TYPE, recordId: ceremonyId, status: esignMachine.initial }),
   });
   const state = await t.client.workflow.executeUpdateWithStart(createCeremonyUpdate, {
     args: [{ actor: p.actor, data: {

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { withPlatform } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
 import { conflict } from '../../http/errors';
-import { RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
+import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   SCREENING_IMPORT_RECORD_TYPE, SCREENING_IMPORT_WORKFLOW_TYPE, screeningImportWorkflowId, type ScreeningImportInput,
 } from '../../../workflows/screening/screening.contract';
@@ -27,7 +27,7 @@ export async function startImport(deps: Deps, user: SessionUser) {
   try {
     await client.workflow.start(SCREENING_IMPORT_WORKFLOW_TYPE, {
       workflowId, taskQueue: deps.temporal.taskQueue, args: [input],
-      typedSearchAttributes: [{ key: RecordType, value: SCREENING_IMPORT_RECORD_TYPE }, { key: RecordId, value: runId }, { key: RecordStatus, value: 'running' }],
+      typedSearchAttributes: recordSearchAttributes({ recordType: SCREENING_IMPORT_RECORD_TYPE, recordId: runId, status: 'running' }),
     });
   } catch (err) {
     await withPlatform(deps.db, user.username, (trx) => trx('screening_import_runs').where({ id: runId }).update({ status: 'failed', error: String(err), finished_at: new Date() }));

@@ -5,7 +5,7 @@ import { apiRoute } from '../../http/api-route';
 import { tenantOf } from '../../http/auth';
 import type { Ctx as ApiCtxLike } from '../../http/render';
 import { notFound } from '../../http/errors';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../../../temporal/search-attributes';
+import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchProgressQuery, screeningBatchWorkflowId, type ScreeningBatchInput,
 } from '../../../workflows/screening/screening.contract';
@@ -55,7 +55,7 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
       const input: ScreeningBatchInput = { codAzienda, batchId, actor: user(ctx).username, subjects: body.subjects };
       await (await deps.temporal.get()).workflow.start(SCREENING_BATCH_WORKFLOW_TYPE, {
         workflowId, taskQueue: deps.temporal.taskQueue, args: [input],
-        typedSearchAttributes: [{ key: CodAzienda, value: codAzienda }, { key: RecordType, value: SCREENING_BATCH_RECORD_TYPE }, { key: RecordId, value: batchId }, { key: RecordStatus, value: 'running' }],
+        typedSearchAttributes: recordSearchAttributes({ codAzienda, recordType: SCREENING_BATCH_RECORD_TYPE, recordId: batchId, status: 'running' }),
       });
       ctx.status = 202;
       ctx.body = { mode: 'workflow', batch_id: batchId, total: body.subjects.length, workflow_id: workflowId, workflow_url: deps.temporal.webUiLink(workflowId) };
