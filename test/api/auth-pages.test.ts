@@ -15,9 +15,7 @@ describe('auth pages: sign-in without JavaScript', function () {
     tenant = await env.createTenant();
   });
 
-  afterEach(async () => {
-    await env.ownerDb('login_throttle').where('key', 'like', 'ip:%127.0.0.1').orWhere('key', 'ip:::1').delete();
-  });
+  afterEach(() => env.resetLoopbackThrottle());
 
   it('signs in a user without TOTP: login form, enrolment with QR and secret, then on to `next`', async () => {
     const user = await env.createUser({ tenant, roles: ['analyst'], totp: false });

@@ -19,9 +19,7 @@ describe('auth API: sign-in, TOTP, sessions', function () {
   });
 
   // Every test signs in from 127.0.0.1: its failure counter must not spill into other suites.
-  afterEach(async () => {
-    await env.ownerDb('login_throttle').where('key', 'like', 'ip:%127.0.0.1').orWhere('key', 'ip:::1').delete();
-  });
+  afterEach(() => env.resetLoopbackThrottle());
 
   it('signs in with password and TOTP: user, roles, tenant, MFA state; last login and audit recorded', async () => {
     const user = await env.createUser({ tenant, roles: ['analyst', 'viewer'] });

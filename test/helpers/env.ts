@@ -42,6 +42,8 @@ export interface TestEnv {
   /** A client signed in through POST /auth/login with password and TOTP. */
   login(user: TestUser): Promise<TestClient>;
   client(): TestClient;
+  /** Tests sign in from loopback: clears its failure counter so one suite's failures never block another. */
+  resetLoopbackThrottle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -132,6 +134,9 @@ async function startTestEnv(): Promise<TestEnv> {
       return c;
     },
     client: () => new TestClient(baseUrl),
+    async resetLoopbackThrottle() {
+      await ownerDb('login_throttle').where('key', 'like', 'ip:%127.0.0.1').orWhere('key', 'ip:::1').delete();
+    },
     async stop() {
       for (const s of stops.reverse()) await s().catch((e) => console.error('teardown step failed', e));
       await ownerDb.destroy();

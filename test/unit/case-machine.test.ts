@@ -71,3 +71,11 @@ describe('case machine', () => {
     }
   });
 });
+
+describe('shared role groups', () => {
+  it('the machines\' writers are the HTTP layer\'s STAFF_WRITE', async () => {
+    const { PROCESS_WRITERS } = await import('../../workflows/lib/roles');
+    const { STAFF_WRITE } = await import('../../src/domains/auth/roles');
+    assert.deepEqual([...PROCESS_WRITERS].sort(), [...STAFF_WRITE].sort());
+  });
+});

@@ -1,4 +1,5 @@
 import type { MachineDef } from '../lib/machine';
+import { PROCESS_WRITERS } from '../lib/roles';
 
 export const CASE_STATES = ['open', 'escalated', 'closing', 'closed'] as const;
 export type CaseStatus = (typeof CASE_STATES)[number];
@@ -6,7 +7,7 @@ export type CaseStatus = (typeof CASE_STATES)[number];
 export const CASE_ACTIONS = ['add-event', 'escalate', 'close', 'complete-closure', 'reopen'] as const;
 export type CaseAction = (typeof CASE_ACTIONS)[number];
 
-const WRITERS = ['co', 'analyst', 'sos', 'admin'] as const;
+const WRITERS = PROCESS_WRITERS;
 
 /** Case (investigation), as in docs/processes.md. */
 export const caseMachine: MachineDef<CaseStatus, CaseAction> = {

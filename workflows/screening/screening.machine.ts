@@ -1,4 +1,5 @@
 import type { MachineDef } from '../lib/machine';
+import { PROCESS_WRITERS } from '../lib/roles';
 
 export const MATCH_STATES = ['open', 'assigned', 'true_match', 'false_positive'] as const;
 export type MatchStatus = (typeof MATCH_STATES)[number];
@@ -15,7 +16,7 @@ export type MatchEsito = (typeof MATCH_ESITI)[number];
 export const MATCH_ACTIONS = ['assegna', 'risolvi', 'conferma'] as const;
 export type MatchAction = (typeof MATCH_ACTIONS)[number];
 
-const WRITERS = ['co', 'analyst', 'sos', 'admin'] as const;
+const WRITERS = PROCESS_WRITERS;
 
 /** Screening match, as in docs/processes.md (table process: no workflow per match). */
 export const matchMachine: MachineDef<MatchStatus, MatchAction> = {
