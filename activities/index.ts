@@ -4,6 +4,7 @@ import { createNotificationActivities } from './notifications/notification.activ
 import { createScreeningImportActivities } from './screening/screening-import.activities';
 import { createScreeningBatchActivities } from './screening/screening-batch.activities';
 import { createEsignActivities } from './esign/esign.activities';
+import { createOnboardingActivities } from './onboarding/onboarding.activities';
 
 export function createActivities(deps: ActivityDeps) {
   return {
@@ -12,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createScreeningImportActivities(deps),
     ...createScreeningBatchActivities(deps),
     ...createEsignActivities(deps),
+    ...createOnboardingActivities(deps),
   };
 }
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Deps } from './deps';
 import { SessionStore } from './domains/auth/session.store';
 import { domains } from './domains';
+import { customerSessionMiddleware } from './domains/onboarding/onboarding.session';
 import { sessionMiddleware } from './http/auth';
 import type { AppState } from './http/context';
 import { csrf } from './http/csrf';
@@ -40,6 +41,7 @@ export function createApp(deps: Deps) {
   app.use(staticAssets());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', encoding: 'utf-8' }));
   app.use(sessionMiddleware(sessions, deps.db));
+  app.use(customerSessionMiddleware(deps));
   app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies));
   app.use(flashFromCookie());
   app.use(router.routes());

@@ -58,6 +58,14 @@ export interface Config {
   temporal: TemporalConfig;
   logLevel: string;
   seedDemo: boolean;
+  /** Content-addressed store of uploaded documents (onboarding). */
+  documentDir: string;
+  /** Base URL put in links sent to customers (resume links, signing links). */
+  publicBaseUrl: string;
+  /** Tenant whose public onboarding /onboarding/ serves when the link names none. */
+  onboardingDefaultAzienda: string | undefined;
+  /** Largest accepted upload, in bytes. */
+  uploadMaxBytes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -90,5 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'warn' : 'info'),
     seedDemo: env.SEED_DEMO !== 'false',
+    documentDir: resolve(dataDir, env.DOCUMENT_STORE_DIR ?? 'documents'),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
+    onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (env.SEED_DEMO !== 'false' ? 'DEMO' : undefined),
+    uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
   };
 }

@@ -23,7 +23,7 @@ async function main() {
     const applied = await prepareDatabase(owner, config.appDbRole, config.appDbPassword);
     say(`database migrated (${applied.length} new migrations)`);
     demo = config.seedDemo ? await seedDemo(deps.db, config.dataDir) : undefined;
-    started = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger });
+    started = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger, config });
     const schedules = await ensureSchedules(await deps.temporal.get(), config.temporal.taskQueue);
     if (schedules.length) say(`Temporal schedules created: ${schedules.join(', ')}`);
     // A new installation has no sanctions lists yet: run the daily import once now rather than at night.

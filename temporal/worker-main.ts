@@ -11,7 +11,7 @@ async function main() {
   const config = loadConfig();
   const { ownerUrl, temporalAddress } = externalAddresses(config);
   const db = createKnex(config.appDatabaseUrl ?? deriveAppUrl(ownerUrl, config.appDbRole, config.appDbPassword));
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger });
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger, config });
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
   await ensureSchedules(await client.get(), config.temporal.taskQueue);
   await client.close();

@@ -2,7 +2,7 @@ import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/wo
 import type { Knex } from 'knex';
 import { readFileSync } from 'node:fs';
 import { createActivities } from '../activities';
-import type { TemporalConfig } from '../src/config';
+import type { Config, TemporalConfig } from '../src/config';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
 
@@ -13,9 +13,11 @@ function quietRuntime() {
   Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
 }
 
+type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
+
 export interface WorkerHandle { worker: Worker; connection: NativeConnection }
 
-export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; logger: Logger; webUiUrl?: string }): Promise<WorkerHandle> {
+export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
   quietRuntime();
   const cfg = opts.temporal;
   const connection = await NativeConnection.connect({
@@ -30,7 +32,7 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ db: opts.db, logger: opts.logger }),
+    activities: createActivities({ db: opts.db, logger: opts.logger, config: opts.config }),
   });
   return { worker, connection };
 }

@@ -32,6 +32,8 @@ export interface AppState {
   csrfToken?: string;
   flash?: { type: 'success' | 'danger' | 'warning' | 'info'; message: string }[];
   trx?: Knex.Transaction;
+  /** The onboarding applicant (no account): a session bound to one case. */
+  customer?: { caseId: string; codAzienda: string; sessionIdHash: string };
 }
 
 export const actorOf = (u: SessionUser | undefined) => (u ? u.username : 'system');

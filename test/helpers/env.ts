@@ -93,7 +93,7 @@ async function startTestEnv(): Promise<TestEnv> {
   const temporalServer = await startTemporalDevServer({ port: await freePort() });
   stops.push(() => temporalServer.stop());
   const deps = buildDeps(config, { ownerUrl, temporalAddress: temporalServer.address });
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, logger: deps.logger });
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, logger: deps.logger, config });
   const workerRun = worker.run();
   const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await connection.close(); };
 

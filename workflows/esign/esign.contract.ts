@@ -22,6 +22,8 @@ export interface EsignWorkflowInput {
   /** ISO date, absolute: 24 h after start. */
   expiresAt: string;
   parentWorkflowId?: string | null;
+  /** Set when a parent workflow starts the ceremony as its child: the ceremony creates itself. */
+  create?: { actor: MachineActor; data: EsignNewData };
 }
 
 export interface EsignWorkflowState {

@@ -9,7 +9,7 @@ import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
 import {
   createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
-  type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
+  type EsignNewData, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
 } from './esign.contract';
 import { esignMachine, MAX_OTP_ATTEMPTS, SYSTEM_ROLE } from './esign.machine';
 
@@ -43,7 +43,7 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
 
   setHandler(esignStateQuery, () => state);
 
-  setHandler(createCeremonyUpdate, (args) => serial(async () => {
+  const create = (args: { actor: MachineActor; data: EsignNewData }) => serial(async () => {
     if (state.created) return state;
     await acts.createEsignProjection({
       ...base, workflowId: esignWorkflowId(input.codAzienda, input.ceremonyId), actor: args.actor, data: args.data, expiresAt: input.expiresAt,
@@ -51,7 +51,8 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     state.created = true;
     publishStatus();
     return state;
-  }));
+  });
+  setHandler(createCeremonyUpdate, create);
 
   const sign = async (args: EsignTransitionArgs) => {
     const ok = await acts.checkEsignOtp({ ...base, transitionId: uuid4(), actor: args.actor, client: args.client, otp: args.otp ?? '', attempt: state.otpFailures + 1 });
@@ -95,6 +96,9 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
       if (!c.ok) throw transitionFailure(c);
     },
   });
+
+  // Started as a child (onboarding declarations): a parent cannot send updates, so the input carries the data.
+  if (input.create) void create(input.create);
 
   const done = () => isFinal(esignMachine, state.status);
   const r = await waitForDeadline(input.expiresAt, done);

@@ -22,6 +22,10 @@ export const SETTINGS_CATALOGUE = {
   'cdd.review_years_medium': { schema: int(1, 10), default: 3, descrizione: 'Anni tra due verifiche periodiche, rischio medio', gruppo: 'Adeguata verifica' },
   'cdd.review_years_low': { schema: int(1, 10), default: 5, descrizione: 'Anni tra due verifiche periodiche, rischio basso', gruppo: 'Adeguata verifica' },
   'onboarding.draft_expiry_days': { schema: int(1, 365), default: 30, descrizione: 'Giorni di inattività dopo cui una pratica di onboarding in bozza scade', gruppo: 'Onboarding' },
+  'onboarding.info_reminder_days': { schema: int(1, 60), default: 7, descrizione: 'Giorni dopo una richiesta di integrazione entro cui il cliente riceve un promemoria', gruppo: 'Onboarding' },
+  'onboarding.info_expiry_days': { schema: int(1, 365), default: 30, descrizione: 'Giorni dopo una richiesta di integrazione senza risposta entro cui la pratica scade', gruppo: 'Onboarding' },
+  'onboarding.link_ttl_hours': { schema: int(1, 720), default: 72, descrizione: 'Ore di validità di un link di ripresa inviato al cliente', gruppo: 'Onboarding' },
+  'onboarding.pubblico': { schema: bool(), default: true, descrizione: 'Il modulo pubblico di onboarding accetta nuove pratiche', gruppo: 'Onboarding' },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTINGS_CATALOGUE;

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { recordSearchAttributes } from '../../../temporal/search-attributes';
+import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
+import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
+import {
+  createOnboardingUpdate, editOnboardingUpdate, ONBOARDING_FAILURES, ONBOARDING_RECORD_TYPE, ONBOARDING_WORKFLOW_TYPE, onboardingTransitionUpdate,
+  onboardingWorkflowId, type OnboardingEdit, type OnboardingEditResult, type OnboardingNewData, type OnboardingSettings,
+  type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState, type ValidationIssue,
+} from '../../../workflows/onboarding/onboarding.contract';
+import { CUSTOMER_ROLE, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
+import type { SessionUser } from '../../http/context';
+import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
+
+export interface OnboardingTemporal { client: Client; taskQueue: string }
+
+export const customerActor = (caseId: string): MachineActor => ({ id: `cliente:${caseId}`, username: 'cliente', roles: [CUSTOMER_ROLE] });
+export const staffActor = (u: SessionUser): MachineActor => ({ id: u.cod_utente, username: u.username, roles: [...u.ruoli] });
+
+/** The minimum of a case row the commands need. */
+export interface CaseRef { id: string; cod_azienda: string; stato: OnboardingStatus; workflow_id: string; approved_by?: string | null }
+
+/**
+ * Opens an onboarding case: the workflow starts and, in the same call, its create update
+ * writes the row. The tenant's timer settings are fixed into the workflow's input.
+ */
+export async function startOnboarding(t: OnboardingTemporal, p: { codAzienda: string; data: OnboardingNewData; settings: OnboardingSettings; caseId?: string }) {
+  const caseId = p.caseId ?? randomUUID();
+  const workflowId = onboardingWorkflowId(p.codAzienda, caseId);
+  const input: OnboardingWorkflowInput = { codAzienda: p.codAzienda, caseId, settings: p.settings };
+  const start = new WithStartWorkflowOperation(ONBOARDING_WORKFLOW_TYPE, {
+    workflowId, taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: ONBOARDING_RECORD_TYPE, recordId: caseId, status: onboardingMachine.initial }),
+  });
+  const state = await t.client.workflow.executeUpdateWithStart(createOnboardingUpdate, {
+    args: [{ actor: customerActor(caseId), data: p.data }], startWorkflowOperation: start,
+  });
+  return { caseId, workflowId, state };
+}
+
+const RETENTION_DETAIL = 'La pratica è già stata inviata: i dati e i documenti raccolti per l\'adeguata verifica devono essere conservati per 10 anni '
+  + '(art. 31 d.lgs. 231/2007), e l\'obbligo di conservazione prevale sulla richiesta di cancellazione (art. 17, par. 3, lett. b, GDPR).';
+
+/** Turns a rejection (machine or handler) into the HTTP error the API documents. */
+export function onboardingFailureToHttp(type: string, message: string, details: unknown, action?: string): HttpError {
+  const d = (details ?? {}) as Partial<TransitionFailureDetails> & Record<string, unknown>;
+  switch (type) {
+    case 'INVALID_TRANSITION':
+      if (action === 'erase') return conflict('AML_RETENTION', RETENTION_DETAIL, { state: d.state, action, allowed_actions: d.allowed_actions ?? [], retention_years: 10 });
+      return invalidTransition(String(d.state), String(d.action ?? action), d.allowed_actions ?? []);
+    case 'FOUR_EYES_REQUIRED': {
+      const e = fourEyesRequired('L\'approvazione definitiva deve essere data da un utente diverso da chi ha approvato per primo');
+      Object.assign(e.extra, { allowed_actions: d.allowed_actions ?? [], state: d.state });
+      return e;
+    }
+    case 'FORBIDDEN': {
+      const e = forbidden('Il tuo ruolo non consente questa azione');
+      Object.assign(e.extra, { allowed_actions: d.allowed_actions ?? [], state: d.state });
+      return e;
+    }
+    case 'MISSING_FIELDS':
+      return new ValidationError((d.missing ?? []).map((f) => ({ path: f, message: 'Campo obbligatorio' })));
+    case ONBOARDING_FAILURES.validation: {
+      const issues = (d.issues ?? []) as ValidationIssue[];
+      const e = new ValidationError(issues.map((i) => ({ path: i.path, message: i.message })), 'La pratica è incompleta: completa i campi indicati prima di inviarla');
+      Object.assign(e.extra, { issues });
+      return e;
+    }
+    case ONBOARDING_FAILURES.signaturePending:
+      return conflict('SIGNATURE_PENDING', 'La firma delle dichiarazioni non è ancora completata', d);
+    case ONBOARDING_FAILURES.walletsPending:
+      return conflict('WALLETS_PENDING', 'Prima di approvare, ogni wallet deve essere verificato o revocato', d);
+    case ONBOARDING_FAILURES.proofRequired:
+      return conflict('PROOF_OF_CONTROL_REQUIRED', 'Un wallet self-hosted oltre 1.000 euro richiede la prova del controllo (messaggio firmato o dichiarazione firmata) prima della verifica (Reg. UE 2023/1113, artt. 14 e 16)', d);
+    case ONBOARDING_FAILURES.notFound:
+      return notFound('Elemento della pratica');
+    case ONBOARDING_FAILURES.conflict:
+      return conflict('ONBOARDING_CONFLICT', message, d);
+    default:
+      return new HttpError(500, 'INTERNAL', 'Errore interno', message);
+  }
+}
+
+async function viaWorkflow<T>(row: CaseRef, action: string, actor: MachineActor, input: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
+  // A case in a final state has no running workflow: the machine answers here.
+  if (isFinal(onboardingMachine, row.stato)) {
+    const c = checkTransition(onboardingMachine, { state: row.stato, action, actor, record: { approved_by: row.approved_by ?? null }, input });
+    if (!c.ok) throw onboardingFailureToHttp(c.code, c.message, { state: c.state, action: c.action, allowed_actions: c.allowedActions, missing: c.missing }, action);
+  }
+  try {
+    return await call();
+  } catch (err) {
+    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.type) throw onboardingFailureToHttp(cause.type, cause.message, cause.details?.[0], action);
+    throw err;
+  }
+}
+
+/** The applicant's edit of the draft (a section, a document, a wallet, the travel-rule declaration). */
+export function editOnboarding(t: OnboardingTemporal, row: CaseRef, edit: OnboardingEdit): Promise<OnboardingEditResult> {
+  const actor = customerActor(row.id);
+  return viaWorkflow(row, 'edit', actor, {}, () =>
+    t.client.workflow.getHandle(row.workflow_id).executeUpdate(editOnboardingUpdate, { args: [{ actor, edit }] }));
+}
+
+/** A transition by the applicant (actor omitted) or by staff. */
+export function transitionOnboarding(
+  t: OnboardingTemporal, row: CaseRef, args: Omit<OnboardingTransitionArgs, 'actor'> & { actor?: MachineActor },
+): Promise<OnboardingWorkflowState> {
+  const actor = args.actor ?? customerActor(row.id);
+  return viaWorkflow(row, args.action, actor, { ...args.input }, () =>
+    t.client.workflow.getHandle(row.workflow_id).executeUpdate(onboardingTransitionUpdate, { args: [{ action: args.action, input: args.input, actor }] }));
+}
+
+/** The workflow's live state (ceremony ids, wallets) for a running case. */
+export async function onboardingState(t: OnboardingTemporal, row: CaseRef): Promise<OnboardingWorkflowState | null> {
+  if (isFinal(onboardingMachine, row.stato)) return null;
+  try {
+    return await t.client.workflow.getHandle(row.workflow_id).query<OnboardingWorkflowState>('state');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * GDPR erasure also reaches the workflow's history (it carried the applicant's edits):
+ * once the erase has run, the closed execution is deleted from Temporal.
+ */
+export async function deleteErasedHistory(t: OnboardingTemporal, row: CaseRef): Promise<void> {
+  const handle = t.client.workflow.getHandle(row.workflow_id);
+  await handle.result().catch(() => undefined);
+  await t.client.workflowService.deleteWorkflowExecution({ namespace: t.client.options.namespace, workflowExecution: { workflowId: row.workflow_id } });
+}
