@@ -1,0 +1,135 @@
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import { withPlatform, withTenant } from '../../db/tenant';
+import { hasRole, tenantOf } from '../../http/auth';
+import type { AppState } from '../../http/context';
+import { forbidden, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
+import { logCustomerMailer } from '../../infra/customer-mailer';
+import { EDITABLE_STATES, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
+import { getSetting } from '../admin/admin.settings';
+import { appendAudit } from '../audit/audit.chain';
+import type { Role } from '../auth/roles';
+import { createCustomerSession } from './onboarding.session';
+import { resumeUrl, signMagicLink, verifyMagicLink, type LinkPurpose } from './onboarding.tokens';
+
+type Ctx = Koa.ParameterizedContext<AppState>;
+
+/** Staff who may hand an applicant a resume link (for example over the phone). */
+export const LINK_ISSUERS: Role[] = ['co', 'analyst', 'admin'];
+/** A case the applicant can still come back to. */
+const OPEN_STATES: OnboardingStatus[] = ['draft', 'info_requested', 'submitted', 'in_review', 'pending_second_approval'];
+export const PUBLIC_LINK_ANSWER = {
+  detail: 'Se all\'indirizzo indicato corrisponde una pratica aperta, riceverai a breve un messaggio con il link per riprenderla.',
+} as const;
+
+/**
+ * Requests for links are counted per e-mail and per address (table login_throttle, own
+ * keys): the answer never depends on whether a case exists, so the limit is the only
+ * thing that stops a mailbox from being flooded.
+ */
+const LINK_POLICIES = [
+  { key: (s: { email: string }) => `magic-link:email:${s.email.trim().toLowerCase()}`, max: 5, windowMinutes: 15 },
+  { key: (s: { ip: string }) => `magic-link:ip:${s.ip}`, max: 60, windowMinutes: 15 },
+];
+
+async function countLinkRequest(db: Knex, s: { email: string; ip: string }): Promise<number> {
+  return withPlatform(db, null, async (trx) => {
+    let retry = 0;
+    for (const p of LINK_POLICIES) {
+      const key = p.key(s);
+      const { rows } = await trx.raw(
+        `insert into login_throttle (key, failures, window_start, blocked_until) values (?, 1, now(), null)
+         on conflict (key) do update set
+           failures = case when login_throttle.window_start < now() - make_interval(mins => ?) then 1 else login_throttle.failures + 1 end,
+           window_start = case when login_throttle.window_start < now() - make_interval(mins => ?) then now() else login_throttle.window_start end
+         returning failures, window_start`,
+        [key, p.windowMinutes, p.windowMinutes],
+      );
+      const r = rows[0] as { failures: number; window_start: Date } | undefined;
+      if (r && r.failures > p.max) retry = Math.max(retry, Math.ceil((new Date(r.window_start).getTime() + p.windowMinutes * 60_000 - Date.now()) / 1000));
+    }
+    return Math.max(0, retry);
+  });
+}
+
+async function newLink(deps: Deps, trx: Knex.Transaction, p: { caseId: string; codAzienda: string; purpose: LinkPurpose }) {
+  const ttlHours = await getSetting(trx, 'onboarding.link_ttl_hours', p.codAzienda);
+  const l = await signMagicLink(deps.config.sessionSecret, { caseId: p.caseId, codAzienda: p.codAzienda, purpose: p.purpose, ttlHours });
+  await trx('onboarding_links').insert({ jti: l.jti, cod_azienda: p.codAzienda, case_id: p.caseId, purpose: p.purpose, expires_at: l.expiresAt });
+  return { link: resumeUrl(deps.config.publicBaseUrl, l.token), expiresAt: l.expiresAt, ttlHours };
+}
+
+export type MagicLinkResult = { kind: 'public' } | { kind: 'staff'; link: string; expires_at: string };
+
+/**
+ * A resume link. Staff with a session ask by case_id and get the link back. Anyone else
+ * asks by e-mail: the newest open case of that address in the tenant gets a link by
+ * message, and the answer is the same whether or not there is one (no enumeration).
+ */
+export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: string; cod_azienda?: string; case_id?: string }): Promise<MagicLinkResult> {
+  if (body.case_id) {
+    const user = ctx.state.user;
+    if (!user || !ctx.state.session?.mfa_ok) throw unauthenticated();
+    if (!hasRole(user, LINK_ISSUERS)) throw forbidden();
+    const codAzienda = tenantOf(ctx);
+    const out = await withTenant(deps.db, { codAzienda, actor: user.username }, async (trx) => {
+      const row = await trx('onboarding_cases').where({ id: body.case_id }).first('id', 'stato');
+      if (!row) return null;
+      const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
+      await appendAudit(trx, { codAzienda, actor: user.username, action: 'onboarding.link-issued', entityType: 'onboarding_case', entityId: row.id, data: { expires_at: l.expiresAt.toISOString(), stato: row.stato } });
+      return l;
+    });
+    if (!out) throw notFound('Pratica');
+    return { kind: 'staff', link: out.link, expires_at: out.expiresAt.toISOString() };
+  }
+  const email = (body.email ?? '').trim().toLowerCase();
+  const retry = await countLinkRequest(deps.db, { email, ip: ctx.ip });
+  if (retry > 0) throw tooManyRequests('Troppe richieste di link: riprova più tardi', retry);
+  const codAzienda = body.cod_azienda || deps.config.onboardingDefaultAzienda;
+  if (!codAzienda || !/^[A-Za-z0-9_-]{1,32}$/.test(codAzienda)) return { kind: 'public' };
+  const sent = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, async (trx) => {
+    const row = await trx('onboarding_cases').whereRaw('lower(email) = ?', [email]).whereIn('stato', OPEN_STATES)
+      .orderBy('created_at', 'desc').first('id', 'email', 'stato');
+    if (!row) return null;
+    const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
+    return { ...l, caseId: row.id as string, to: row.email as string };
+  });
+  if (sent) {
+    await logCustomerMailer(deps.logger).send({
+      codAzienda, caseId: sent.caseId, to: sent.to, kind: 'resume', link: sent.link,
+      oggetto: 'Il link per riprendere la tua pratica',
+      testo: `Per riprendere la tua pratica apri questo link. Vale ${sent.ttlHours} ore e si può usare una sola volta: ${sent.link}`,
+    });
+  }
+  return { kind: 'public' };
+}
+
+export type ResumeResult =
+  | { ok: true; caseId: string; codAzienda: string; stato: OnboardingStatus; editable: boolean }
+  | { ok: false; reason: 'expired' | 'used' | 'invalid' };
+
+/**
+ * Exchanges a link for the applicant's session. The token is checked (signature, audience,
+ * expiry), then its row is marked used in one conditional update, so two concurrent
+ * clicks cannot both get a session.
+ */
+export async function resumeWithToken(deps: Deps, ctx: Ctx, token: string | undefined): Promise<ResumeResult> {
+  if (!token || token.length > 4096) return { ok: false, reason: 'invalid' };
+  const v = await verifyMagicLink(deps.config.sessionSecret, token);
+  if (!v.ok) return { ok: false, reason: v.reason };
+  const { caseId, codAzienda, jti } = v.claims;
+  const r = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, async (trx) => {
+    const used = await trx('onboarding_links').where({ jti, case_id: caseId }).whereNull('used_at').where('expires_at', '>', trx.fn.now())
+      .update({ used_at: trx.fn.now() }, ['jti']);
+    if (!used.length) {
+      const link = await trx('onboarding_links').where({ jti }).first('used_at', 'expires_at');
+      return { reason: !link ? 'invalid' as const : link.used_at ? 'used' as const : 'expired' as const };
+    }
+    const row = await trx('onboarding_cases').where({ id: caseId }).first('stato');
+    return row && row.stato !== 'erased' ? { stato: row.stato as OnboardingStatus } : { reason: 'invalid' as const };
+  }) as { reason: 'expired' | 'used' | 'invalid' } | { stato: OnboardingStatus };
+  if ('reason' in r) return { ok: false, reason: r.reason };
+  await createCustomerSession(deps, ctx, { caseId, codAzienda });
+  return { ok: true, caseId, codAzienda, stato: r.stato, editable: EDITABLE_STATES.includes(r.stato) };
+}
