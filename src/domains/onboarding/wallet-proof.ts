@@ -127,8 +127,10 @@ export function verifyWalletProof(rete: string, address: string, message: string
   return { result: 'unverifiable' };
 }
 
-/** Test and tooling helper: the legacy P2PKH or P2WPKH address of a compressed public key. */
-export function btcAddressOf(compressedPublicKey: Uint8Array, kind: 'p2pkh' | 'p2wpkh'): string {
+/** Test and tooling helper: the legacy P2PKH, nested P2SH-P2WPKH or native P2WPKH address of a compressed public key. */
+export function btcAddressOf(compressedPublicKey: Uint8Array, kind: 'p2pkh' | 'p2sh-p2wpkh' | 'p2wpkh'): string {
   const h = hash160(compressedPublicKey);
-  return kind === 'p2pkh' ? b58.encode(concat(Uint8Array.of(0), h)) : bech32.encode('bc', [0, ...bech32.toWords(h)]);
+  if (kind === 'p2pkh') return b58.encode(concat(Uint8Array.of(0), h));
+  if (kind === 'p2sh-p2wpkh') return b58.encode(concat(Uint8Array.of(5), hash160(concat(Uint8Array.of(0x00, 0x14), h))));
+  return bech32.encode('bc', [0, ...bech32.toWords(h)]);
 }
