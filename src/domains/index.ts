@@ -13,6 +13,8 @@ import { registerScreeningRoutes } from './screening/screening.routes';
 import { registerScreeningPages } from './screening/screening.pages';
 import { registerEsignRoutes } from './esign/esign.routes';
 import { registerEsignPages } from './esign/esign.pages';
+import { registerOnboardingAdminRoutes } from './onboarding/onboarding-admin.routes';
+import { registerOnboardingAdminPages } from './onboarding/onboarding-admin.pages';
 
 export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
 
@@ -30,4 +32,6 @@ export const domains: RegisterRoutes[] = [
   registerScreeningPages,
   registerEsignRoutes,
   registerEsignPages,
+  registerOnboardingAdminRoutes,
+  registerOnboardingAdminPages,
 ];
