@@ -1,27 +1,227 @@
-import type { ActivityDeps } from '../deps';
+import { getSetting } from '../../src/domains/admin/admin.settings';
+import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { notify } from '../../src/domains/notifications/notifications.commands';
+import { DocumentStore } from '../../src/domains/onboarding/document-store';
+import { signerName, signingDocument } from '../../src/domains/onboarding/onboarding.signing-document';
+import { onboardingEsignToken, resumeUrl, sha256Hex, signMagicLink } from '../../src/domains/onboarding/onboarding.tokens';
+import { validateApplication, type ApplicationData } from '../../src/domains/onboarding/onboarding.validation';
+import { logCustomerMailer, type CustomerMailer } from '../../src/infra/customer-mailer';
 import type {
   DocumentMeta, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
 import type { OnboardingStatus, WalletStatus } from '../../workflows/onboarding/onboarding.machine';
+import type { ActivityDeps } from '../deps';
+import { applyEdit } from './onboarding-edit';
+import { eraseCase } from './onboarding-erase';
+import { materialiseCustomer } from './onboarding-materialise';
+import { screenCaseSubjects, screenCaseWallets, scoreCaseRisk } from './onboarding-screening';
+import { auditCase, derivedUuid, json, lockCase, notFound, tx } from './onboarding.tx';
 
-// SKELETON: signatures fixed by the workflow; bodies are being implemented (issue 3).
-const todo = (name: string): never => { throw new Error(`${name}: not implemented yet`); };
+/** Row fields each transition sets besides the status (the reviewer's page and the lists read them). */
+function transitionFields(action: string, p: OnboardingStep, row: Record<string, unknown>, extra: Record<string, unknown>, now: Date): Record<string, unknown> {
+  switch (action) {
+    case 'submit': {
+      const n = typeof extra.submission === 'number' ? extra.submission : Number(row.submissions ?? 0) + 1;
+      return { submitted_at: now, submissions: n };
+    }
+    case 'request-info': return { info_request_message: typeof extra.message === 'string' ? extra.message : null, info_requested_at: now };
+    case 'approve': return { approved_by: p.actor.id, approved_by_username: p.actor.username, approved_at: now };
+    case 'complete-approval': return { second_approver_username: p.actor.username, decided_at: now };
+    case 'reject': return { rejection_reason: typeof extra.reason === 'string' ? extra.reason : null, decided_at: now };
+    case 'expire': return { expired_at: now };
+    default: return {};
+  }
+}
 
-export function createOnboardingActivities(_deps: ActivityDeps) {
+/**
+ * The onboarding workflow's side effects. Every write runs in a tenant transaction with
+ * its audit event; each activity checks the row's current state first, so a retry after
+ * a committed write changes nothing. Personal data stays out of the audit trail.
+ */
+export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerMailer = logCustomerMailer(deps.logger)) {
+  const { db, config } = deps;
+  const store = new DocumentStore(config.documentDir);
+
   return {
-    async createOnboardingProjection(_p: OnboardingStep & { data: OnboardingNewData; workflowId: string }): Promise<void> { todo('createOnboardingProjection'); },
-    async applyOnboardingEdit(_p: OnboardingStep & { edit: OnboardingEdit }): Promise<{ wallet?: WalletSummary; document?: DocumentMeta }> { return todo('applyOnboardingEdit'); },
-    async validateOnboarding(_p: OnboardingStep): Promise<{ ok: boolean; issues: ValidationIssue[] }> { return todo('validateOnboarding'); },
-    async screenOnboardingSubjects(_p: OnboardingStep): Promise<{ matches: number; pep: boolean }> { return todo('screenOnboardingSubjects'); },
-    async screenOnboardingWallets(_p: OnboardingStep): Promise<{ hits: number }> { return todo('screenOnboardingWallets'); },
-    async scoreOnboardingRisk(_p: OnboardingStep): Promise<RiskResult> { return todo('scoreOnboardingRisk'); },
-    async recordOnboardingTransition(_p: OnboardingStep & { action: string; from: OnboardingStatus; to: OnboardingStatus; extra: Record<string, unknown> }): Promise<void> { todo('recordOnboardingTransition'); },
-    async prepareOnboardingSigning(_p: OnboardingStep & { purpose: 'dichiarazioni' | 'travel_rule' }): Promise<SigningDocument> { return todo('prepareOnboardingSigning'); },
-    async sendOnboardingLink(_p: OnboardingStep & { purpose: 'info_request' | 'reminder' }): Promise<void> { todo('sendOnboardingLink'); },
-    async notifyOnboardingReviewers(_p: OnboardingStep & { event: 'in_review' | 'pending_second_approval' }): Promise<void> { todo('notifyOnboardingReviewers'); },
-    async recordWalletTransition(_p: OnboardingStep & { walletId: string; action: 'verify' | 'revoke'; from: WalletStatus; to: WalletStatus; reason: string | null }): Promise<void> { todo('recordWalletTransition'); },
-    async materialiseOnboardingCustomer(_p: OnboardingStep & { firstApprover: string | null }): Promise<{ codAnagrafe: string; reviewId: string; reviewDueAt: string }> { return todo('materialiseOnboardingCustomer'); },
-    async eraseOnboardingCase(_p: OnboardingStep): Promise<void> { todo('eraseOnboardingCase'); },
-    async markCddReviewDue(_p: { codAzienda: string; reviewId: string; codAnagrafe: string }): Promise<void> { todo('markCddReviewDue'); },
+    async createOnboardingProjection(p: OnboardingStep & { data: OnboardingNewData; workflowId: string }): Promise<void> {
+      await tx(db, p, async (trx) => {
+        const inserted = await trx('onboarding_cases').insert({
+          id: p.caseId, cod_azienda: p.codAzienda, stato: 'draft', email: p.data.email, canale: p.data.canale, tipo_soggetto: p.data.subjectType ?? null,
+          ubo: json([]), countries: json([]), travel_rule: json({ stato: 'none' }), workflow_id: p.workflowId,
+        }).onConflict('id').ignore().returning('id');
+        if (!inserted.length) return;
+        await auditCase(trx, p, 'create', { to: 'draft', canale: p.data.canale, tipo_soggetto: p.data.subjectType ?? null, workflow_id: p.workflowId });
+      });
+    },
+
+    async applyOnboardingEdit(p: OnboardingStep & { edit: OnboardingEdit }): Promise<{ wallet?: WalletSummary; document?: DocumentMeta }> {
+      return applyEdit(db, store, p);
+    },
+
+    async validateOnboarding(p: OnboardingStep): Promise<{ ok: boolean; issues: ValidationIssue[] }> {
+      return tx(db, p, async (trx) => {
+        const row = await lockCase(trx, p.caseId);
+        const [documents, wallets] = await Promise.all([
+          trx('onboarding_documents').where({ case_id: p.caseId }).select('tipo', 'riferimento'),
+          trx('onboarding_wallets').where({ case_id: p.caseId }).whereNot('stato', 'revoked').select('id', 'tipo', 'volume_annuo_eur', 'prova'),
+        ]);
+        const data: ApplicationData = {
+          tipo_soggetto: row.tipo_soggetto, anagrafe: row.anagrafe, ubo: row.ubo, cdd_answers: row.cdd_answers, cdd_schema_version: row.cdd_schema_version,
+          countries: row.countries, travel_rule: row.travel_rule, documents, wallets,
+        };
+        const result = validateApplication(data);
+        await trx('onboarding_cases').where({ id: p.caseId }).update({ validation: json({ ...result, checked_at: new Date().toISOString() }), updated_at: new Date() });
+        await auditCase(trx, p, 'validate', { ok: result.ok, issues: result.issues.length });
+        return result;
+      });
+    },
+
+    async screenOnboardingSubjects(p: OnboardingStep): Promise<{ matches: number; pep: boolean }> {
+      return screenCaseSubjects(db, p);
+    },
+
+    async screenOnboardingWallets(p: OnboardingStep): Promise<{ hits: number }> {
+      return screenCaseWallets(db, p);
+    },
+
+    async scoreOnboardingRisk(p: OnboardingStep): Promise<RiskResult> {
+      return scoreCaseRisk(db, p);
+    },
+
+    async recordOnboardingTransition(p: OnboardingStep & { action: string; from: OnboardingStatus; to: OnboardingStatus; extra: Record<string, unknown> }): Promise<void> {
+      await tx(db, p, async (trx) => {
+        const row = await lockCase(trx, p.caseId);
+        if (row.stato === p.to) return;
+        const now = new Date();
+        const fields = transitionFields(p.action, p, row, p.extra, now);
+        // A direct approval (no second approval needed) is also the decision.
+        if (p.action === 'approve' && p.to === 'approved') fields.decided_at = now;
+        await trx('onboarding_cases').where({ id: p.caseId }).update({ stato: p.to, ...fields, updated_at: now });
+        await auditCase(trx, p, p.action, { from: row.stato, to: p.to, ...p.extra });
+      });
+    },
+
+    async prepareOnboardingSigning(p: OnboardingStep & { purpose: 'dichiarazioni' | 'travel_rule' }): Promise<SigningDocument> {
+      // Derived from the step's key: a retry prepares the same ceremony.
+      const ceremonyId = derivedUuid(`${p.transitionId}:ceremony:${p.purpose}`);
+      return tx(db, p, async (trx) => {
+        const row = await lockCase(trx, p.caseId);
+        const [documents, wallets, azienda] = await Promise.all([
+          trx('onboarding_documents').where({ case_id: p.caseId }).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('tipo', 'riferimento', 'nome_file', 'sha256'),
+          trx('onboarding_wallets').where({ case_id: p.caseId }).whereNot('stato', 'revoked').orderBy([{ column: 'created_at' }, { column: 'id' }]),
+          trx('aziende').where({ cod_azienda: p.codAzienda }).first('ragione_sociale'),
+        ]);
+        const travelRule = (row.travel_rule ?? {}) as Record<string, unknown>;
+        const doc = await signingDocument(p.purpose, {
+          caseId: p.caseId, codAzienda: p.codAzienda, ragioneSociale: azienda?.ragione_sociale ?? p.codAzienda, tipoSoggetto: row.tipo_soggetto,
+          email: row.email ?? '', anagrafe: row.anagrafe ?? {}, ubo: row.ubo, cddVersion: row.cdd_schema_version, cddAnswers: row.cdd_answers,
+          countries: row.countries, travelRule, documents, wallets, generatedAt: new Date(),
+        });
+        if (p.purpose === 'dichiarazioni') {
+          await trx('onboarding_cases').where({ id: p.caseId }).update({ declarations_ceremony_id: ceremonyId, updated_at: new Date() });
+        } else {
+          await trx('onboarding_cases').where({ id: p.caseId }).update({
+            travel_rule_ceremony_id: ceremonyId, travel_rule: json({ ...travelRule, ceremony_id: ceremonyId }), updated_at: new Date(),
+          });
+        }
+        await auditCase(trx, p, 'signing', { purpose: p.purpose, ceremony_id: ceremonyId, document: doc.nome, consent_version: doc.consent.versione });
+        return {
+          ceremonyId,
+          signer: { nome: signerName(row.tipo_soggetto, row.anagrafe ?? {}), email: row.email ?? '' },
+          document: { nome: doc.nome, contenuto_base64: doc.pdf.toString('base64') },
+          consent: doc.consent,
+          tokenHash: sha256Hex(onboardingEsignToken(config.sessionSecret, ceremonyId)),
+        };
+      });
+    },
+
+    async sendOnboardingLink(p: OnboardingStep & { purpose: 'info_request' | 'reminder' }): Promise<void> {
+      const made = await tx(db, p, async (trx) => {
+        const row = await lockCase(trx, p.caseId);
+        if (!row.email) return null; // erased: nobody to write to
+        const ttlHours = Number(await getSetting(trx, 'onboarding.link_ttl_hours', p.codAzienda));
+        const link = await signMagicLink(config.sessionSecret, { caseId: p.caseId, codAzienda: p.codAzienda, purpose: p.purpose, ttlHours });
+        await trx('onboarding_links').insert({ jti: link.jti, cod_azienda: p.codAzienda, case_id: p.caseId, purpose: p.purpose, expires_at: link.expiresAt });
+        await auditCase(trx, p, 'link', { purpose: p.purpose, expires_at: link.expiresAt.toISOString() });
+        return { email: row.email as string, message: row.info_request_message as string | null, token: link.token, expiresAt: link.expiresAt };
+      });
+      if (!made) return;
+      const url = resumeUrl(config.publicBaseUrl, made.token);
+      const scadenza = made.expiresAt.toLocaleString('it-IT', { timeZone: 'Europe/Rome' });
+      const testo = p.purpose === 'info_request'
+        ? `Per completare l'esame della tua pratica ci servono alcune integrazioni:\n\n${made.message ?? ''}\n\nRiprendi la pratica da questo link (valido fino al ${scadenza}): ${url}`
+        : `La tua pratica attende ancora le integrazioni richieste${made.message ? `:\n\n${made.message}\n\n` : '. '}Riprendila da questo link (valido fino al ${scadenza}): ${url}`;
+      await mailer.send({
+        codAzienda: p.codAzienda, caseId: p.caseId, to: made.email, kind: p.purpose, link: url, testo,
+        oggetto: p.purpose === 'info_request' ? 'Richiesta di integrazione della tua pratica' : 'Promemoria: la tua pratica attende le integrazioni richieste',
+      });
+    },
+
+    async notifyOnboardingReviewers(p: OnboardingStep & { event: 'in_review' | 'pending_second_approval' }): Promise<void> {
+      await tx(db, p, async (trx) => {
+        const row = await lockCase(trx, p.caseId);
+        const a = (row.anagrafe ?? {}) as Record<string, unknown>;
+        const nome = (typeof a.denominazione === 'string' && a.denominazione) || [a.nome, a.cognome].filter(Boolean).join(' ') || 'cliente';
+        const second = p.event === 'pending_second_approval';
+        await notify(trx, {
+          codAzienda: p.codAzienda,
+          // Only a compliance officer can give the second approval.
+          role: second ? ['co'] : ['co', 'analyst'],
+          tipo: second ? 'onboarding_second_approval' : 'onboarding_in_review',
+          titolo: second ? `Onboarding da approvare in seconda istanza: ${nome}` : `Nuova pratica di onboarding da esaminare: ${nome}`,
+          messaggio: second
+            ? `Prima approvazione di ${p.actor.username}; rischio ${row.risk_classe ?? '—'}. Serve l'approvazione di un altro compliance officer.`
+            : `Pratica inviata e firmata; rischio ${row.risk_classe ?? '—'} (punteggio ${row.risk_score ?? '—'}).`,
+          link: `/admin/onboarding/cases/${p.caseId}`,
+          entity: { type: 'onboarding_case', id: p.caseId },
+          dedupKey: `onboarding:${p.caseId}:${p.event}:${p.transitionId}`,
+        });
+      });
+    },
+
+    async recordWalletTransition(p: OnboardingStep & { walletId: string; action: 'verify' | 'revoke'; from: WalletStatus; to: WalletStatus; reason: string | null }): Promise<void> {
+      await tx(db, p, async (trx) => {
+        await lockCase(trx, p.caseId);
+        const w = await trx('onboarding_wallets').where({ id: p.walletId, case_id: p.caseId }).forUpdate().first();
+        if (!w) throw notFound(`wallet ${p.walletId}`);
+        if (w.stato === p.to) return;
+        const now = new Date();
+        const fields = p.action === 'verify'
+          ? { verified_by: p.actor.username, verified_at: now }
+          : { revoked_by: p.actor.username, revoked_at: now, revoke_reason: p.reason };
+        await trx('onboarding_wallets').where({ id: p.walletId }).update({ stato: p.to, ...fields, updated_at: now });
+        await appendAudit(trx, {
+          codAzienda: p.codAzienda, actor: p.actor.username, action: `onboarding.wallet.${p.action}`, entityType: 'onboarding_wallet', entityId: p.walletId,
+          data: { transition_id: p.transitionId, case_id: p.caseId, from: w.stato, to: p.to, ...(p.reason ? { reason: p.reason } : {}) },
+        });
+      });
+    },
+
+    async materialiseOnboardingCustomer(p: OnboardingStep & { firstApprover: string | null }): Promise<{ codAnagrafe: string; reviewId: string; reviewDueAt: string }> {
+      return materialiseCustomer(db, p);
+    },
+
+    async eraseOnboardingCase(p: OnboardingStep): Promise<void> {
+      await eraseCase(db, store, p);
+    },
+
+    async markCddReviewDue(p: { codAzienda: string; reviewId: string; codAnagrafe: string }): Promise<void> {
+      await tx(db, { codAzienda: p.codAzienda, actor: { username: 'system' } }, async (trx) => {
+        const review = await trx('cdd_reviews').where({ id: p.reviewId }).forUpdate().first();
+        if (!review) throw notFound(`cdd review ${p.reviewId}`);
+        if (review.stato !== 'programmata') return;
+        await trx('cdd_reviews').where({ id: p.reviewId }).update({ stato: 'scaduta', updated_at: new Date() });
+        await appendAudit(trx, {
+          codAzienda: p.codAzienda, actor: 'system', action: 'cdd_review.due', entityType: 'cdd_review', entityId: p.reviewId,
+          data: { cod_anagrafe: p.codAnagrafe, from: 'programmata', to: 'scaduta', due_at: new Date(review.due_at).toISOString() },
+        });
+        await notify(trx, {
+          codAzienda: p.codAzienda, role: ['co'], tipo: 'cdd_review_due',
+          titolo: `Verifica periodica scaduta: ${p.codAnagrafe}`,
+          messaggio: `È il momento della verifica periodica dell'adeguata verifica del cliente ${p.codAnagrafe} (rischio ${review.classe_rischio ?? '—'}).`,
+          link: `/anagrafe/${encodeURIComponent(p.codAnagrafe)}`, entity: { type: 'cdd_review', id: p.reviewId }, dedupKey: `cdd-review:${p.reviewId}:due`,
+        });
+      });
+    },
   };
 }

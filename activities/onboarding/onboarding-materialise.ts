@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { getSetting } from '../../src/domains/admin/admin.settings';
+import { appendAudit } from '../../src/domains/audit/audit.chain';
+import {
+  addYears, customerFields, nextCode, personFields, rapportoFields, REVIEW_YEARS_SETTING, todayInRome, type AnagrafeFields,
+} from '../../src/domains/onboarding/onboarding.records';
+import { cddAnswers, uboOwners } from '../../src/domains/onboarding/onboarding.validation';
+import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
+import type { OnboardingStep, SubjectType } from '../../workflows/onboarding/onboarding.contract';
+import { screeningKey } from './onboarding-screening';
+import { lockCase, tx } from './onboarding.tx';
+
+type Obj = Record<string, unknown>;
+export interface Materialised { codAnagrafe: string; reviewId: string; reviewDueAt: string }
+
+/**
+ * Creates, in one transaction, what an approved case becomes (see onboarding.records.ts).
+ * Idempotent: a case that already has its cod_anagrafe answers with what was made then.
+ */
+export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstApprover: string | null }): Promise<Materialised> {
+  return tx(db, p, async (trx) => {
+    const row = await lockCase(trx, p.caseId);
+    if (row.cod_anagrafe) {
+      const review = await trx('cdd_reviews').where({ cod_anagrafe: row.cod_anagrafe, motivo: 'prima_revisione' }).orderBy('created_at').first();
+      return { codAnagrafe: row.cod_anagrafe as string, reviewId: review.id as string, reviewDueAt: new Date(review.due_at).toISOString() };
+    }
+    const tipo = row.tipo_soggetto as SubjectType;
+    const actor = p.actor.username;
+    const classe = (row.risk_classe as string | null) ?? 'medio';
+    const audit = (action: string, entityType: string, entityId: string, data: Obj) =>
+      appendAudit(trx, { codAzienda: p.codAzienda, actor, action, entityType, entityId, data: { onboarding_case_id: p.caseId, transition_id: p.transitionId, ...data } });
+
+    const insertAnagrafe = async (f: AnagrafeFields, risk: boolean) => {
+      const cod = await nextCode(trx, p.codAzienda, 'ANA');
+      await trx('anagrafe').insert({
+        cod_azienda: p.codAzienda, cod_anagrafe: cod, ...f, indirizzo: f.indirizzo ? JSON.stringify(f.indirizzo) : null, dati: JSON.stringify(f.dati),
+        classe_rischio: risk ? classe : null, punteggio_rischio: risk ? row.risk_score ?? null : null, onboarding_case_id: p.caseId, created_by: actor,
+      });
+      await audit('anagrafe.create', 'anagrafe', cod, { cod_anagrafe: cod, tipo_soggetto: f.tipo_soggetto, ruolo: f.ruolo, ...(risk ? { classe_rischio: classe } : {}) });
+      return cod;
+    };
+    const legame = async (da: string, a: string, kind: string, percentuale: number | null) => {
+      const id = randomUUID();
+      await trx('legami').insert({ id, cod_azienda: p.codAzienda, cod_anagrafe_da: da, cod_anagrafe_a: a, tipo: kind, percentuale, created_by: actor });
+      await audit('legame.create', 'legame', id, { cod_anagrafe_da: da, cod_anagrafe_a: a, tipo: kind, percentuale });
+    };
+
+    const anagrafe = (row.anagrafe ?? {}) as Obj;
+    const customer = await insertAnagrafe(customerFields(tipo, anagrafe, row.email ?? null, !!row.pep), true);
+    // Screening subjects of the case, by their placeholder key, move to the new codes.
+    const relink = new Map<string, string>([[screeningKey(p.caseId, 'soggetto'), customer]]);
+
+    if (tipo === 'societa') {
+      // One record per natural person: the legal representative may also be an owner (same tax code).
+      const byTaxCode = new Map<string, string>();
+      const personCode = async (x: Obj, ruolo: string) => {
+        const cf = typeof x.codice_fiscale === 'string' ? x.codice_fiscale.trim().toUpperCase() : '';
+        if (cf && byTaxCode.has(cf)) return byTaxCode.get(cf)!;
+        const cod = await insertAnagrafe(personFields(x, ruolo), false);
+        if (cf) byTaxCode.set(cf, cod);
+        return cod;
+      };
+      const rep = await personCode((anagrafe.legale_rappresentante ?? {}) as Obj, 'legale_rappresentante');
+      await legame(customer, rep, 'legale_rappresentante', null);
+      relink.set(screeningKey(p.caseId, 'legale_rappresentante'), rep);
+      for (const o of uboOwners(row.ubo)) {
+        const cod = await personCode(o, 'titolare_effettivo');
+        const pct = o.percentuale === undefined || o.percentuale === null || o.percentuale === '' ? null : Number(o.percentuale);
+        await legame(customer, cod, 'titolare_effettivo', pct);
+        const id = randomUUID();
+        const pep = o.pep === true || o.pep === 'true' || o.pep === 'si' || o.pep === 'sì';
+        await trx('titolari_effettivi').insert({
+          id, cod_azienda: p.codAzienda, cod_anagrafe: customer, cod_anagrafe_titolare: cod, percentuale: pct,
+          tipo_controllo: String(o.tipo_controllo ?? 'proprieta_diretta'), pep, created_by: actor,
+        });
+        await audit('titolare_effettivo.create', 'titolare_effettivo', id, { cod_anagrafe: customer, cod_anagrafe_titolare: cod, percentuale: pct, tipo_controllo: o.tipo_controllo, pep });
+        if (o.id) relink.set(screeningKey(p.caseId, `ubo:${String(o.id)}`), cod);
+      }
+    }
+
+    const cod_rapporto = await nextCode(trx, p.codAzienda, 'RAP');
+    const r = rapportoFields(row.cdd_schema_version ?? null, tipo, cddAnswers(row.cdd_answers));
+    await trx('rapporti').insert({
+      cod_azienda: p.codAzienda, cod_rapporto, cod_anagrafe: customer, tipo: r.tipo, data_apertura: todayInRome(), scopo: r.scopo, natura: r.natura,
+      onboarding_case_id: p.caseId, created_by: actor,
+    });
+    await audit('rapporto.create', 'rapporto', cod_rapporto, { cod_rapporto, cod_anagrafe: customer, tipo: r.tipo });
+
+    const verified = await trx('onboarding_wallets').where({ case_id: p.caseId, stato: 'verified' }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    for (const w of verified) {
+      const id = randomUUID();
+      await trx('wallets').insert({
+        id, cod_azienda: p.codAzienda, cod_anagrafe: customer, rete: w.rete, indirizzo: w.indirizzo, tipo: w.tipo, vasp_nome: w.vasp_nome,
+        stato: 'attivo', prova: w.prova ? JSON.stringify(w.prova) : null, onboarding_wallet_id: w.id,
+      });
+      await audit('wallet.create', 'wallet', id, { cod_anagrafe: customer, rete: w.rete, tipo: w.tipo, onboarding_wallet_id: w.id });
+    }
+
+    const screeningLinked = await relinkScreening(trx, relink);
+
+    const years = Number(await getSetting(trx, REVIEW_YEARS_SETTING[classe] ?? 'cdd.review_years_medium', p.codAzienda));
+    const reviewId = randomUUID();
+    const dueAt = addYears(new Date(), years);
+    await trx('cdd_reviews').insert({
+      id: reviewId, cod_azienda: p.codAzienda, cod_anagrafe: customer, motivo: 'prima_revisione', classe_rischio: classe, due_at: dueAt,
+      stato: 'programmata', workflow_id: cddReviewWorkflowId(p.codAzienda, reviewId),
+    });
+    await audit('cdd_review.create', 'cdd_review', reviewId, { cod_anagrafe: customer, classe_rischio: classe, due_at: dueAt.toISOString(), anni: years });
+
+    await trx('onboarding_cases').where({ id: p.caseId }).update({ cod_anagrafe: customer, updated_at: new Date() });
+    await audit('onboarding.materialise', 'onboarding_case', p.caseId, {
+      cod_anagrafe: customer, cod_rapporto, review_id: reviewId, first_approver: p.firstApprover, wallets: verified.length, screening_subjects: screeningLinked,
+    });
+    return { codAnagrafe: customer, reviewId, reviewDueAt: dueAt.toISOString() };
+  });
+}
+
+/** Binds the case's screening subjects to the new codes; a code already bound (one person, two roles) is left to the first. */
+async function relinkScreening(trx: Knex.Transaction, relink: Map<string, string>): Promise<number> {
+  const taken = new Set<string>();
+  for (const [key, cod] of relink) {
+    const subject = await trx('screening_subjects').where({ cod_anagrafe: key }).first('id');
+    if (!subject) continue;
+    if (taken.has(cod)) {
+      await trx('screening_subjects').where({ id: subject.id }).update({ cod_anagrafe: null, updated_at: new Date() });
+      continue;
+    }
+    taken.add(cod);
+    await trx('screening_subjects').where({ id: subject.id }).update({ cod_anagrafe: cod, updated_at: new Date() });
+  }
+  return taken.size;
+}
+
