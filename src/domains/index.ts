@@ -13,6 +13,7 @@ import { registerScreeningRoutes } from './screening/screening.routes';
 import { registerScreeningPages } from './screening/screening.pages';
 import { registerEsignRoutes } from './esign/esign.routes';
 import { registerEsignPages } from './esign/esign.pages';
+import { registerOnboardingRoutes } from './onboarding/onboarding.routes';
 import { registerOnboardingAdminRoutes } from './onboarding/onboarding-admin.routes';
 import { registerOnboardingAdminPages } from './onboarding/onboarding-admin.pages';
 
@@ -32,6 +33,7 @@ export const domains: RegisterRoutes[] = [
   registerScreeningPages,
   registerEsignRoutes,
   registerEsignPages,
+  registerOnboardingRoutes,
   registerOnboardingAdminRoutes,
   registerOnboardingAdminPages,
 ];

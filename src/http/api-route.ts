@@ -19,6 +19,8 @@ export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
   /** 'public': no session needed (the handler does its own checks). */
   roles: readonly Role[] | 'public';
   body?: B;
+  /** The body is multipart/form-data, parsed by the handler (body documents it only). */
+  multipart?: boolean;
   query?: Q;
   response?: z.ZodType;
   status?: number;
@@ -32,11 +34,11 @@ export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
 export function apiRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(
   router: Router<AppState>, openapi: OpenApiRegistry, def: ApiRouteDef<B, Q>,
 ) {
-  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], roles: def.roles, body: def.body, query: def.query, response: def.response, successStatus: def.status ?? 200 });
+  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], roles: def.roles, body: def.body, multipart: def.multipart, query: def.query, response: def.response, successStatus: def.status ?? 200 });
   const guard: Koa.Middleware<AppState>[] = def.roles === 'public' ? [] : [requireRoles(...def.roles)];
   const handler = async (ctx: ApiCtx) => {
     const raw = (ctx.request as unknown as { body?: unknown }).body;
-    const body = def.body ? parseOrThrow(def.body, raw ?? {}) : (raw as z.infer<B>);
+    const body = def.body && !def.multipart ? parseOrThrow(def.body, raw ?? {}) : (raw as z.infer<B>);
     const query = def.query ? parseOrThrow(def.query, ctx.query) : (ctx.query as z.infer<Q>);
     const result = await def.handler(ctx, { body, query, params: ctx.params as Record<string, string> });
     if (result !== undefined) {

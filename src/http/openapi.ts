@@ -7,6 +7,7 @@ export interface OpenApiOperation {
   tags: string[];
   roles?: readonly string[] | 'public';
   body?: z.ZodType;
+  multipart?: boolean;
   query?: z.ZodType;
   response?: z.ZodType;
   successStatus: number;
@@ -41,7 +42,7 @@ export class OpenApiRegistry {
         summary: op.summary,
         tags: op.tags,
         parameters: params.length ? params : undefined,
-        requestBody: op.body ? { required: true, content: { 'application/json': { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } : undefined,
+        requestBody: op.body ? { required: true, content: { [op.multipart ? 'multipart/form-data' : 'application/json']: { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } : undefined,
         responses,
         security: op.roles === 'public' ? [] : undefined,
         'x-roles': op.roles === 'public' ? undefined : op.roles,

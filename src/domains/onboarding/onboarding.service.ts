@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import type { AppState } from '../../http/context';
-import { conflict, HttpError, notFound, ValidationError, type FieldError } from '../../http/errors';
+import { conflict, HttpError, invalidTransition, notFound, ValidationError, type FieldError } from '../../http/errors';
 import { allowedActions } from '../../../workflows/lib/machine';
 import type {
   DocumentMeta, DraftSection, OnboardingWorkflowState, SubjectType, WalletInput,
@@ -20,6 +20,7 @@ import {
 } from './onboarding.schemas';
 import { createCustomerSession, endCustomerSession, requireCustomerCase } from './onboarding.session';
 import { onboardingEsignToken } from './onboarding.tokens';
+import { uboOwners } from './onboarding.validation';
 import { verifyWalletProof } from './wallet-proof';
 
 export { issueMagicLink, resumeWithToken, type ResumeResult } from './onboarding.links';
@@ -94,7 +95,7 @@ export async function loadCaseBundle(deps: Deps, row: CaseRow) {
 }
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
-const uboList = (row: CaseRow): UboEntry[] => (Array.isArray(row.ubo) ? row.ubo : []);
+const uboList = (row: CaseRow): UboEntry[] => uboOwners(row.ubo) as UboEntry[];
 
 /** The required documents with the ones already uploaded for each. */
 export function requiredDocsView(row: CaseRow, docs: DocumentRow[]) {
@@ -160,17 +161,10 @@ export async function caseResponse(deps: Deps, row: CaseRow) {
   return caseView(b.row, b.docs, b.wallets, b.state, deps.config.sessionSecret);
 }
 
-/** Owners keep a stable id (documents refer to it), assigned here when the applicant adds one. */
-function withOwnerIds(data: unknown): unknown {
-  if (!data || typeof data !== 'object' || !Array.isArray((data as { titolari?: unknown }).titolari)) return data;
-  const d = data as { titolari: unknown[] };
-  return { ...d, titolari: d.titolari.map((t) => (t && typeof t === 'object' && !UUID.test(String((t as { id?: unknown }).id ?? '')) ? { ...t, id: randomUUID() } : t)) };
-}
-
 /** Saves one section of the draft as the applicant typed it; completeness is checked at submit. */
 export async function saveSection(deps: Deps, row: CaseRow, section: DraftSection, data: unknown): Promise<CaseRow> {
-  const payload = section === 'ubo' ? withOwnerIds(data) : data;
-  await editOnboarding(await onboardingTemporal(deps), row, { kind: 'section', section, data: payload });
+  // Owners get their stable ids (documents refer to them) from the activity.
+  await editOnboarding(await onboardingTemporal(deps), row, { kind: 'section', section, data });
   return reloadCase(deps, row);
 }
 
@@ -187,6 +181,8 @@ const displayName = (name: string) => basename(name.replace(/\\/g, '/')).replace
  * content-addressed store, then the workflow records it.
  */
 export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInput): Promise<UploadResult> {
+  // Checked before the bytes are stored: a case that can no longer change never gets a file.
+  if (!EDITABLE_STATES.includes(row.stato)) throw invalidTransition(row.stato, 'edit', allowedActions(onboardingMachine, row.stato, customerActor(row.id)));
   const errors: FieldError[] = [];
   const meta = documentUploadSchema.safeParse({ tipo: input.tipo, riferimento: input.riferimento });
   if (!meta.success) errors.push(...meta.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
@@ -207,20 +203,11 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
   return { ok: true, document };
 }
 
-/** Bytes no longer referenced by any document of the tenant leave the store. */
-async function dropUnreferenced(deps: Deps, codAzienda: string, shas: string[]) {
-  const store = new DocumentStore(deps.config.documentDir);
-  for (const sha of new Set(shas)) {
-    const used = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, (trx) => trx('onboarding_documents').where({ sha256: sha }).first('id'));
-    if (!used) await store.remove(codAzienda, sha);
-  }
-}
-
 export async function deleteDocument(deps: Deps, row: CaseRow, docId: string): Promise<void> {
   const doc = UUID.test(docId) ? (await caseDocuments(deps, row)).find((d) => d.id === docId) : undefined;
   if (!doc) throw notFound('Documento');
+  // The activity deletes the row and the bytes no other document of the tenant uses.
   await editOnboarding(await onboardingTemporal(deps), row, { kind: 'document-delete', documentId: docId });
-  await dropUnreferenced(deps, row.cod_azienda, [doc.sha256]);
 }
 
 const ADDRESS_FORMAT: Record<string, { re: RegExp; message: string }> = {
@@ -321,16 +308,14 @@ export async function completeSubmission(deps: Deps, row: CaseRow): Promise<Comp
 }
 
 /**
- * GDPR erasure of a draft: the workflow blanks the data and deletes the documents' rows;
- * then the workflow's history (which carried the edits) is deleted, unreferenced bytes
- * leave the store, and the applicant's session ends. After submission: 409 AML_RETENTION.
+ * GDPR erasure of a draft: the workflow's activity blanks the data and deletes the
+ * documents (rows and bytes); then the workflow's history (which carried the edits) is
+ * deleted and the applicant's session ends. After submission: 409 AML_RETENTION.
  */
 export async function eraseCase(deps: Deps, ctx: Ctx, row: CaseRow): Promise<void> {
   const t = await onboardingTemporal(deps);
-  const shas = (await caseDocuments(deps, row)).map((d) => d.sha256);
   await transitionOnboarding(t, row, { action: 'erase' });
   await deleteErasedHistory(t, row);
-  await dropUnreferenced(deps, row.cod_azienda, shas);
   await endCustomerSession(deps, ctx);
 }
 
