@@ -189,15 +189,17 @@ export function cddAnswersSchema(version: unknown, subjectType: SubjectType | nu
   const questions = cddSchemaFor(subjectType, version).domande;
   const shape: Record<string, z.ZodType> = {};
   for (const q of questions) shape[q.id] = q.obbligatoria ? answerSchema(q) : answerSchema(q).optional();
-  const risposte = z.object(shape).superRefine((v, ctx) => {
-    for (const q of questions) {
-      if (!q.richiesta_se) continue;
-      const other = v[q.richiesta_se.domanda];
-      if (q.richiesta_se.valori.includes(other as string | boolean) && (v[q.id] === undefined || v[q.id] === null)) {
-        ctx.addIssue({ code: 'custom', path: [q.id], message: 'Campo obbligatorio per la risposta data' });
-      }
-    }
-  });
+  let risposte: z.ZodType = z.object(shape);
+  for (const q of questions) {
+    const cond = q.richiesta_se;
+    if (!cond) continue;
+    // `when`: checked even when other answers are wrong, so every missing answer shows at once.
+    risposte = risposte.refine((v) => {
+      const r = (v ?? {}) as Record<string, unknown>;
+      const a = r[q.id];
+      return !cond.valori.includes(r[cond.domanda] as string | boolean) || (a !== undefined && a !== null && !(typeof a === 'string' && a.trim() === ''));
+    }, { path: [q.id], message: 'Campo obbligatorio per la risposta data', when: () => true });
+  }
   return z.object({
     versione: z.literal(version, { error: UNKNOWN_CDD_VERSION_MESSAGE }),
     risposte,
