@@ -16,6 +16,7 @@ import { registerEsignPages } from './esign/esign.pages';
 import { registerOnboardingRoutes } from './onboarding/onboarding.routes';
 import { registerOnboardingAdminRoutes } from './onboarding/onboarding-admin.routes';
 import { registerOnboardingAdminPages } from './onboarding/onboarding-admin.pages';
+import { registerOnboardingPages } from './onboarding/onboarding.pages';
 
 export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
 
@@ -36,4 +37,5 @@ export const domains: RegisterRoutes[] = [
   registerOnboardingRoutes,
   registerOnboardingAdminRoutes,
   registerOnboardingAdminPages,
+  registerOnboardingPages,
 ];
