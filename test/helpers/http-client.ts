@@ -55,6 +55,24 @@ export class TestClient {
     return m[1]!;
   }
 
+  /**
+   * Posts multipart/form-data (an upload). The CSRF token goes in the X-CSRF-Token header
+   * (API clients), the ?_csrf= query (HTML forms), or nowhere (to test the refusal).
+   */
+  async upload(path: string, fields: Record<string, string>, file?: { name: string; type: string; bytes: Uint8Array }, csrf: 'header' | 'query' | 'none' = 'header') {
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+    if (file) fd.append('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
+    const headers: Record<string, string> = {};
+    let url = path;
+    if (csrf !== 'none') {
+      const token = await this.csrfToken();
+      if (csrf === 'header') headers['x-csrf-token'] = token;
+      else url += `${url.includes('?') ? '&' : '?'}_csrf=${encodeURIComponent(token)}`;
+    }
+    return this.request('POST', url, { body: fd, headers });
+  }
+
   /** Posts an HTML form with its CSRF token, as a browser without JavaScript would. */
   async submitForm(path: string, form: Record<string, string | string[]>, tokenFrom?: string) {
     const _csrf = await this.csrfToken(tokenFrom ?? path);
