@@ -58,6 +58,10 @@ export const WALLET_STATO_TONES: Record<WalletStatus, string> = { pending: 'yell
 export const WALLET_TIPO_LABELS: Record<string, string> = { custodial: 'Custodial (presso un prestatore)', self_hosted: 'Self-hosted' };
 export const PROVA_LABELS: Record<string, string> = { firma_messaggio: 'Messaggio firmato', dichiarazione: 'Dichiarazione firmata' };
 
+export const RUOLO_SOGGETTO_LABELS: Record<string, string> = {
+  cliente: 'cliente', legale_rappresentante: 'legale rappresentante', titolare_effettivo: 'titolare effettivo', ditta: 'ditta',
+};
+
 export const CANALE_LABELS: Record<string, string> = { online: 'Online', sportello: 'Sportello' };
 
 export const RUOLO_PAESE_LABELS: Record<string, string> = {
@@ -75,17 +79,16 @@ export const CERIMONIA_LABELS: Record<string, string> = {
 };
 export const CERIMONIA_SCOPO_LABELS: Record<string, string> = { dichiarazioni: 'Dichiarazioni del cliente', travel_rule: 'Dichiarazione travel rule' };
 
-/** Field names of the applicant's data, as the detail page shows them. */
+/** Field names of the applicant's data, in the order the detail page shows them. */
 export const CAMPO_LABELS: Record<string, string> = {
-  denominazione: 'Denominazione', forma_giuridica: 'Forma giuridica', codice_fiscale: 'Codice fiscale', partita_iva: 'Partita IVA',
-  data_costituzione: 'Data di costituzione', paese_costituzione: 'Paese di costituzione', sede: 'Sede', attivita: 'Attività',
-  email_pec: 'PEC', legale_rappresentante: 'Legale rappresentante', nome: 'Nome', cognome: 'Cognome', data_nascita: 'Data di nascita',
-  luogo_nascita: 'Luogo di nascita', nazionalita: 'Nazionalità', paese_residenza: 'Paese di residenza', residenza: 'Residenza',
-  telefono: 'Telefono', professione: 'Professione', pep: 'Persona politicamente esposta', pep_dettaglio: 'Carica pubblica',
-  documento: 'Documento d\'identità', tipo: 'Tipo', numero: 'Numero', rilasciato_da: 'Rilasciato da', scadenza: 'Scadenza',
-  via: 'Via', cap: 'CAP', citta: 'Città', provincia: 'Provincia', paese: 'Paese', percentuale: 'Percentuale',
-  tipo_controllo: 'Tipo di controllo', titolare_wallet: 'Titolare dei wallet', fondi_leciti: 'Provenienza lecita dei fondi',
-  aggiornamento: 'Impegno a comunicare le variazioni', luogo: 'Luogo',
+  denominazione: 'Denominazione', forma_giuridica: 'Forma giuridica', nome: 'Nome', cognome: 'Cognome', codice_fiscale: 'Codice fiscale',
+  partita_iva: 'Partita IVA', data_costituzione: 'Data di costituzione', paese_costituzione: 'Paese di costituzione', data_nascita: 'Data di nascita',
+  luogo_nascita: 'Luogo di nascita', nazionalita: 'Nazionalità', paese_residenza: 'Paese di residenza', residenza: 'Residenza', sede: 'Sede',
+  attivita: 'Attività', professione: 'Professione', telefono: 'Telefono', email_pec: 'PEC', percentuale: 'Percentuale',
+  tipo_controllo: 'Tipo di controllo', pep: 'Persona politicamente esposta', pep_dettaglio: 'Carica pubblica', documento: 'Documento d\'identità',
+  legale_rappresentante: 'Legale rappresentante', tipo: 'Tipo', numero: 'Numero', rilasciato_da: 'Rilasciato da', scadenza: 'Scadenza',
+  via: 'Via', cap: 'CAP', citta: 'Città', provincia: 'Provincia', paese: 'Paese',
+  titolare_wallet: 'Titolare dei wallet', fondi_leciti: 'Provenienza lecita dei fondi', aggiornamento: 'Impegno a comunicare le variazioni', luogo: 'Luogo',
 };
 
 /** Values of enumerated fields that have a readable name. */
@@ -95,8 +98,33 @@ export const VALORE_LABELS: Record<string, Record<string, string>> = {
   tipo_controllo: CONTROLLO_LABELS,
 };
 
+export const SEZIONE_LABELS: Record<string, string> = {
+  subject_type: 'tipo di cliente', anagrafe: 'dati del cliente', ubo: 'titolari effettivi', cdd_answers: 'questionario di adeguata verifica', countries: 'paesi',
+};
+
+export const LINK_LABELS: Record<string, string> = { resume: 'link per riprendere la pratica', info_request: 'richiesta di informazioni', reminder: 'promemoria' };
+
 /** Titles of the audit events on the case's timeline; an unknown action shows its identifier. */
 export const EVENTO_LABELS: Record<string, string> = {
+  'onboarding.create': 'Pratica aperta',
+  'onboarding.edit': 'Modifica del cliente',
+  'onboarding.validate': 'Controllo di completezza',
+  'onboarding.screen': 'Screening dei soggetti',
+  'onboarding.screen-wallets': 'Screening dei wallet',
+  'onboarding.risk': 'Rischio calcolato',
+  'onboarding.signing': 'Cerimonia di firma preparata',
+  'onboarding.link': 'Messaggio al cliente',
+  'onboarding.submit': 'Pratica inviata',
+  'onboarding.complete-submission': 'Dichiarazioni firmate: pratica in revisione',
+  'onboarding.approve': 'Approvazione',
+  'onboarding.complete-approval': 'Approvazione confermata (quattro occhi)',
+  'onboarding.reject': 'Pratica respinta',
+  'onboarding.request-info': 'Informazioni richieste al cliente',
+  'onboarding.expire': 'Pratica scaduta',
+  'onboarding.erase': 'Pratica cancellata',
+  'onboarding.materialise': 'Cliente e rapporto creati',
+  'onboarding.wallet.verify': 'Wallet verificato',
+  'onboarding.wallet.revoke': 'Wallet revocato',
   'onboarding.document.download': 'Documento scaricato',
   'esign.start': 'Cerimonia di firma avviata',
   'esign.terms': 'Condizioni accettate dal firmatario',
@@ -105,6 +133,13 @@ export const EVENTO_LABELS: Record<string, string> = {
   'esign.sign': 'Documento firmato',
   'esign.expire': 'Cerimonia di firma scaduta',
   'esign.lock': 'Cerimonia di firma bloccata',
+};
+
+/** An applicant's edit, by its kind. */
+export const MODIFICA_LABELS: Record<string, string> = {
+  section: 'Dati salvati', 'document-add': 'Documento caricato', 'document-delete': 'Documento eliminato', 'wallet-add': 'Wallet aggiunto',
+  'travel-rule-sign': 'Dichiarazione travel rule inviata alla firma', 'travel-rule-complete': 'Dichiarazione travel rule completata',
+  'travel-rule-reset': 'Dichiarazione travel rule annullata',
 };
 
 /** Messages for refused page actions (the API answers with the codes). */

@@ -9,12 +9,12 @@ import { fieldErrors } from '../../http/validate';
 import { onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
 import type { RegisterRoutes } from '../index';
 import {
-  AZIONE_LABELS, CANALE_LABELS, CERIMONIA_LABELS, CERIMONIA_SCOPO_LABELS, CONTROLLO_LABELS, DOCUMENTO_LABELS, EVENTO_LABELS, PROVA_LABELS,
-  REJECTION_MESSAGES, RISCHIO_LABELS, RISCHIO_TONES, RUOLO_PAESE_LABELS, SOGGETTO_LABELS, STATO_LABELS, STATO_TONES, TRAVEL_RULE_LABELS,
+  AZIONE_LABELS, CANALE_LABELS, CERIMONIA_LABELS, CERIMONIA_SCOPO_LABELS, CONTROLLO_LABELS, DOCUMENTO_LABELS, PROVA_LABELS,
+  REJECTION_MESSAGES, RISCHIO_LABELS, RISCHIO_TONES, RUOLO_PAESE_LABELS, RUOLO_SOGGETTO_LABELS, SOGGETTO_LABELS, STATO_LABELS, STATO_TONES, TRAVEL_RULE_LABELS,
   WALLET_STATO_LABELS, WALLET_STATO_TONES, WALLET_TIPO_LABELS,
 } from './onboarding-admin.labels';
 import {
-  adminListQuery, fieldRows, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody,
+  adminListQuery, fieldGroups, fieldRows, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody, timelineView,
   type OnboardingDetail, type ReviewAction,
 } from './onboarding-admin.service';
 
@@ -24,25 +24,13 @@ const labels = {
   stato: STATO_LABELS, statoTone: STATO_TONES, rischio: RISCHIO_LABELS, rischioTone: RISCHIO_TONES, soggetto: SOGGETTO_LABELS,
   documento: DOCUMENTO_LABELS, walletStato: WALLET_STATO_LABELS, walletTone: WALLET_STATO_TONES, walletTipo: WALLET_TIPO_LABELS,
   prova: PROVA_LABELS, canale: CANALE_LABELS, ruoloPaese: RUOLO_PAESE_LABELS, controllo: CONTROLLO_LABELS, travelRule: TRAVEL_RULE_LABELS,
-  cerimonia: CERIMONIA_LABELS, cerimoniaScopo: CERIMONIA_SCOPO_LABELS, azione: AZIONE_LABELS,
+  cerimonia: CERIMONIA_LABELS, cerimoniaScopo: CERIMONIA_SCOPO_LABELS, azione: AZIONE_LABELS, ruoloSoggetto: RUOLO_SOGGETTO_LABELS,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
 /** Which form of the detail page an error or a typed value belongs to. */
 type FormName = 'approva' | 'completa' | 'respingi' | 'informazioni' | 'revoca';
 interface FormState { form?: FormName; walletId?: string; values?: Record<string, unknown>; errors?: Record<string, string> }
-
-function timelineItems(d: OnboardingDetail) {
-  return d.timeline.map((e) => {
-    const data = (e.data ?? {}) as Record<string, unknown>;
-    const to = typeof data.to === 'string' ? STATO_LABELS[data.to as keyof typeof STATO_LABELS] : undefined;
-    const text = [to ? `Nuovo stato: ${to}` : '', ...['reason', 'message', 'note', 'motivazione'].map((k) => (typeof data[k] === 'string' ? String(data[k]) : ''))]
-      .filter(Boolean).join('\n');
-    const tone = e.action.includes('reject') || e.action.includes('revoke') ? 'red' : e.action.includes('approv') || e.action.includes('verify') ? 'green'
-      : e.entity_type.startsWith('esign') ? 'cyan' : 'blue';
-    return { at: e.occurred_at, actor: e.actor, title: EVENTO_LABELS[e.action] ?? e.action, text, tone };
-  });
-}
 
 /** Staff pages of the onboarding review. Without JavaScript every decision is a form: post, redirect, flash. */
 export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, views }) => {
@@ -61,13 +49,13 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
   const showDetail = async (ctx: Ctx, state: FormState = {}, status = 200) => {
     const d = await onboardingDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     const diagram = await stateDiagramSvg(onboardingMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
-    const owners = d.titolari.map((t) => ({ nome: [t.nome, t.cognome].filter(Boolean).join(' ') || 'Titolare effettivo', pep: t.pep === true, rows: fieldRows(t) }));
+    const owners = d.titolari.map((t) => ({ nome: [t.nome, t.cognome].filter(Boolean).join(' ') || 'Titolare effettivo', pep: t.pep === true, rows: fieldRows(t, ['id', 'nome', 'cognome']) }));
     const risk = (d.risk ?? {}) as { fattori?: { codice: string; descrizione: string; punti: number }[]; secondApprovalRequired?: boolean; modello?: string; screeningMatches?: number; walletHits?: number };
     const screening = (d.screening ?? {}) as { soggetti?: { riferimento?: string; nome?: string; hits?: Record<string, unknown>[] }[] };
     render(ctx, views, 'admin-onboarding/detail.njk', {
-      c: d, labels, diagram, owners, risk, screening, anagrafeRows: fieldRows(d.anagrafe),
-      travelRuleRows: fieldRows((d.travel_rule.dichiarazione ?? {}) as Record<string, unknown>),
-      timelineItems: timelineItems(d), pendingWallets: d.wallets.filter((w) => w.stato === 'pending').length, allowed: d.allowed_actions, form: state, workflow: d.workflow,
+      c: d, labels, diagram, owners, risk, screening, anagrafeGroups: fieldGroups(d.anagrafe),
+      travelRuleRows: fieldRows((d.travel_rule.dichiarazione ?? {}) as Record<string, unknown>, ['id', 'versione']),
+      timelineItems: timelineView(d.timeline), pendingWallets: d.wallets.filter((w) => w.stato === 'pending').length, allowed: d.allowed_actions, form: state, workflow: d.workflow,
     }, { status });
   };
 

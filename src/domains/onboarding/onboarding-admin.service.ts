@@ -13,7 +13,10 @@ import { appendAudit } from '../audit/audit.chain';
 import { isUuid } from '../cases/cases.repo';
 import { countryName, EU_HIGH_RISK } from './countries';
 import { DocumentStore } from './document-store';
-import { CAMPO_LABELS, VALORE_LABELS } from './onboarding-admin.labels';
+import {
+  CAMPO_LABELS, CERIMONIA_SCOPO_LABELS, DOCUMENTO_LABELS, EVENTO_LABELS, LINK_LABELS, MODIFICA_LABELS, RISCHIO_LABELS, SEZIONE_LABELS, STATO_LABELS,
+  VALORE_LABELS, WALLET_TIPO_LABELS,
+} from './onboarding-admin.labels';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
 import { staffActor, transitionOnboarding, type CaseRef, type OnboardingTemporal } from './onboarding.commands';
 
@@ -144,7 +147,7 @@ export async function onboardingDetail(deps: Deps, codAzienda: string, user: Ses
     const titolari = asArray(row.ubo, 'titolari');
     const ownerName = new Map(titolari.map((t) => [String(t.id), fullName(t)]));
     const related = [id, ...docs.map((d: { id: string }) => d.id), ...wallets.map((w: { id: string }) => w.id), ...ceremonies.map((c: { id: string }) => c.id)];
-    const timeline = await trx('audit_events').where({ cod_azienda: codAzienda }).whereIn('entity_id', related).orderBy('seq').limit(1000)
+    const timeline: TimelineEvent[] = await trx('audit_events').where({ cod_azienda: codAzienda }).whereIn('entity_id', related).orderBy('seq').limit(1000)
       .select('seq', 'action', 'actor', 'occurred_at', 'entity_type', 'entity_id', 'data');
     const allowed = allowedActions(onboardingMachine, row.stato, staffActor(user), { approved_by: row.approved_by });
     const travelRule = row.travel_rule ?? {};
@@ -189,6 +192,7 @@ export async function onboardingDetail(deps: Deps, codAzienda: string, user: Ses
   });
 }
 export type OnboardingDetail = Awaited<ReturnType<typeof onboardingDetail>>;
+export interface TimelineEvent { seq: number; action: string; actor: string; occurred_at: Date; entity_type: string; entity_id: string; data: Record<string, unknown> }
 
 export type ReviewAction = Extract<OnboardingAction, 'approve' | 'complete-approval' | 'reject' | 'request-info' | 'wallet-verify' | 'wallet-revoke'>;
 
@@ -240,28 +244,83 @@ export async function downloadDocument(deps: Deps, codAzienda: string, user: Ses
 }
 
 export interface FieldRow { label: string; value: string }
+export interface FieldGroup { title: string | null; rows: FieldRow[] }
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const COUNTRY_FIELDS = new Set(['paese', 'nazionalita', 'paese_residenza', 'paese_costituzione']);
+const FIELD_ORDER = Object.keys(CAMPO_LABELS);
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isAddress = (v: Record<string, unknown>) => 'via' in v || 'citta' in v;
+const isIdDocument = (v: Record<string, unknown>) => 'numero' in v && 'tipo' in v;
+const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
-/** Flattens the applicant's data into labelled rows for the page (nested objects become "Sede · Città"). */
-export function fieldRows(data: Record<string, unknown> | null | undefined, prefix = ''): FieldRow[] {
-  const rows: FieldRow[] = [];
-  for (const [k, v] of Object.entries(data ?? {})) {
-    if (k === 'id' || v === undefined || v === null || v === '') continue;
-    const label = `${prefix}${CAMPO_LABELS[k] ?? k}`;
-    if (typeof v === 'object' && !Array.isArray(v)) { rows.push(...fieldRows(v as Record<string, unknown>, `${label} · `)); continue; }
-    rows.push({ label, value: formatValue(k, v) });
-  }
-  return rows;
+/** The applicant's fields in the page's order (the JSON column keeps its own order), blanks left out. */
+function orderedEntries(data: Record<string, unknown> | null | undefined, skip: readonly string[]) {
+  const rank = (k: string) => { const i = FIELD_ORDER.indexOf(k); return i < 0 ? FIELD_ORDER.length : i; };
+  return Object.entries(data ?? {}).filter(([k, v]) => !skip.includes(k) && v !== undefined && v !== null && v !== '')
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 function formatValue(key: string, v: unknown): string {
   if (typeof v === 'boolean') return v ? 'Sì' : 'No';
   if (Array.isArray(v)) return v.map((x) => formatValue(key, x)).join(', ');
+  if (isObject(v) && isAddress(v)) {
+    const city = [str(v.cap), str(v.citta)].filter(Boolean).join(' ') + (v.provincia ? ` (${str(v.provincia)})` : '');
+    return [str(v.via), city, v.paese ? formatValue('paese', v.paese) : ''].filter(Boolean).join(', ');
+  }
+  if (isObject(v) && isIdDocument(v)) {
+    return [formatValue('tipo', v.tipo), v.numero ? `n. ${str(v.numero)}` : '', v.rilasciato_da ? `rilasciato da ${str(v.rilasciato_da)}` : '',
+      v.scadenza ? `scadenza ${formatValue('scadenza', v.scadenza)}` : ''].filter(Boolean).join(', ');
+  }
+  if (isObject(v)) return fieldRows(v).map((r) => `${r.label}: ${r.value}`).join('; ');
   const s = String(v);
   if (VALORE_LABELS[key]?.[s]) return VALORE_LABELS[key][s];
   if (COUNTRY_FIELDS.has(key) && /^[A-Z]{2}$/.test(s)) return `${countryName(s)} (${s})`;
   if (DATE.test(s)) return s.split('-').reverse().join('/');
   if (key === 'percentuale') return `${s.replace('.', ',')}%`;
   return s;
+}
+
+/** Labelled rows of one level of the applicant's data; addresses and identity documents read as one line each. */
+export function fieldRows(data: Record<string, unknown> | null | undefined, skip: readonly string[] = ['id']): FieldRow[] {
+  return orderedEntries(data, skip).map(([k, v]) => ({ label: CAMPO_LABELS[k] ?? k, value: formatValue(k, v) }));
+}
+
+/** The rows of the subject itself, then one group per nested person (the legal representative). */
+export function fieldGroups(data: Record<string, unknown> | null | undefined): FieldGroup[] {
+  const main: FieldRow[] = [];
+  const groups: FieldGroup[] = [];
+  for (const [k, v] of orderedEntries(data, ['id'])) {
+    if (isObject(v) && !isAddress(v) && !isIdDocument(v)) groups.push({ title: CAMPO_LABELS[k] ?? k, rows: fieldRows(v) });
+    else main.push({ label: CAMPO_LABELS[k] ?? k, value: formatValue(k, v) });
+  }
+  return [{ title: null, rows: main }, ...groups].filter((g) => g.rows.length > 0);
+}
+
+/** What one audit event says, for the timeline: a title in Italian and the details that matter to a reviewer. */
+export function timelineView(events: TimelineEvent[]) {
+  return events.map((e) => {
+    const d = e.data ?? {};
+    let title = EVENTO_LABELS[e.action] ?? e.action;
+    const lines: string[] = [];
+    if (e.action === 'onboarding.edit') {
+      title = MODIFICA_LABELS[str(d.kind)] ?? title;
+      if (d.kind === 'section') lines.push(`Sezione: ${SEZIONE_LABELS[str(d.section)] ?? str(d.section)}`);
+      if (d.tipo) lines.push(DOCUMENTO_LABELS[str(d.tipo)] ?? str(d.tipo));
+      if (d.kind === 'wallet-add') lines.push(`${str(d.rete)}, ${WALLET_TIPO_LABELS[str(d.tipo)] ?? str(d.tipo)}`);
+    }
+    if (e.action === 'onboarding.validate') lines.push(d.ok ? 'Pratica completa' : `Problemi da correggere: ${str(d.issues)}`);
+    if (e.action === 'onboarding.screen') lines.push(`Soggetti controllati: ${str(d.subjects)}; corrispondenze: ${str(d.matches)}`);
+    if (e.action === 'onboarding.screen-wallets') lines.push(`Wallet controllati: ${str(d.wallets)}; in lista: ${str(d.hits)}`);
+    if (e.action === 'onboarding.risk') lines.push(`Punteggio ${str(d.score)}, rischio ${RISCHIO_LABELS[str(d.classe)] ?? str(d.classe)}${d.second_approval_required ? '; servono due approvazioni' : ''}`);
+    if (e.action === 'onboarding.signing') lines.push(CERIMONIA_SCOPO_LABELS[str(d.purpose)] ?? str(d.purpose));
+    if (e.action === 'onboarding.link') lines.push(LINK_LABELS[str(d.purpose)] ?? str(d.purpose));
+    if (e.action === 'onboarding.materialise') lines.push(`Codice anagrafe ${str(d.cod_anagrafe)}${d.cod_rapporto ? `, rapporto ${str(d.cod_rapporto)}` : ''}`);
+    if (e.action === 'onboarding.document.download') lines.push(DOCUMENTO_LABELS[str(d.tipo)] ?? str(d.tipo));
+    // A ceremony's and a wallet's own states are already in the title.
+    if (typeof d.to === 'string' && d.from !== d.to && e.entity_type === 'onboarding_case') lines.push(`Nuovo stato: ${STATO_LABELS[d.to as OnboardingStatus] ?? d.to}`);
+    for (const k of ['reason', 'message', 'note']) if (typeof d[k] === 'string' && d[k]) lines.push(String(d[k]));
+    const tone = /reject|revoke|expire|erase|otp-failed|lock/.test(e.action) ? 'red' : /approv|verify|materialise|sign$/.test(e.action) ? 'green'
+      : e.action.startsWith('esign.') ? 'cyan' : e.action === 'onboarding.edit' || e.action === 'onboarding.document.download' ? 'secondary' : 'blue';
+    return { at: e.occurred_at, actor: e.actor, title, text: lines.join('\n'), tone };
+  });
 }
