@@ -53,12 +53,15 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     { key: RecordId, value: input.caseId },
     { key: RecordStatus, value: state.status },
   ]);
+  // The state moves before its projection is written: an update that arrives meanwhile is
+  // validated against the new state and, being serialised, runs after the row is written.
+  // (The other order lets a caller who already sees the new row get a stale 409.)
   const moveTo = async (action: string, to: OnboardingStatus, actor: MachineActor, extra: Record<string, unknown> = {}) => {
     const from = state.status;
-    await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
     state.status = to;
     state.transitions++;
     publishStatus();
+    await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
   };
 
   /** Starts a signing ceremony as a child; the applicant reaches it from the wizard (no token crosses history). */
