@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
@@ -107,7 +108,18 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
 
 export type ResumeResult =
   | { ok: true; caseId: string; codAzienda: string; stato: OnboardingStatus; editable: boolean }
-  | { ok: false; reason: 'expired' | 'used' | 'invalid' };
+  /** codAzienda, when the token names one, lets the "new link" form ask the right tenant. */
+  | { ok: false; reason: 'expired' | 'used' | 'invalid'; codAzienda?: string };
+
+/** The tenant an expired token names (its signature was checked: only the expiry failed). */
+function tenantOfExpired(token: string): string | undefined {
+  try {
+    const az = decodeJwt(token).az;
+    return typeof az === 'string' && /^[A-Za-z0-9_-]{1,32}$/.test(az) ? az : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Exchanges a link for the applicant's session. The token is checked (signature, audience,
@@ -117,7 +129,7 @@ export type ResumeResult =
 export async function resumeWithToken(deps: Deps, ctx: Ctx, token: string | undefined): Promise<ResumeResult> {
   if (!token || token.length > 4096) return { ok: false, reason: 'invalid' };
   const v = await verifyMagicLink(deps.config.sessionSecret, token);
-  if (!v.ok) return { ok: false, reason: v.reason };
+  if (!v.ok) return { ok: false, reason: v.reason, codAzienda: v.reason === 'expired' ? tenantOfExpired(token) : undefined };
   const { caseId, codAzienda, jti } = v.claims;
   const r = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, async (trx) => {
     const used = await trx('onboarding_links').where({ jti, case_id: caseId }).whereNull('used_at').where('expires_at', '>', trx.fn.now())
@@ -129,7 +141,7 @@ export async function resumeWithToken(deps: Deps, ctx: Ctx, token: string | unde
     const row = await trx('onboarding_cases').where({ id: caseId }).first('stato');
     return row && row.stato !== 'erased' ? { stato: row.stato as OnboardingStatus } : { reason: 'invalid' as const };
   }) as { reason: 'expired' | 'used' | 'invalid' } | { stato: OnboardingStatus };
-  if ('reason' in r) return { ok: false, reason: r.reason };
+  if ('reason' in r) return { ok: false, reason: r.reason, codAzienda: r.reason === 'invalid' ? undefined : codAzienda };
   await createCustomerSession(deps, ctx, { caseId, codAzienda });
   return { ok: true, caseId, codAzienda, stato: r.stato, editable: EDITABLE_STATES.includes(r.stato) };
 }

@@ -280,7 +280,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
       const p = LINK_PROBLEMS[r.reason];
       if (!html) throw new HttpError(p.status, p.code, 'Link non utilizzabile', p.detail);
       ctx.set('Cache-Control', 'no-store');
-      render(ctx, views, 'onboarding/link-non-valido.njk', { reason: r.reason, detail: p.detail, values: {}, errors: {} }, { status: p.status });
+      render(ctx, views, 'onboarding/link-non-valido.njk', { reason: r.reason, detail: p.detail, values: { cod_azienda: r.codAzienda ?? '' }, errors: {} }, { status: p.status });
       return undefined;
     },
   });
@@ -300,7 +300,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   // The page behind the "link non valido" form (and reachable from the landing page): asks for a new link by e-mail.
   const linkPage = (ctx: ApiCtx, data: Record<string, unknown>, status = 200) =>
     render(ctx, views, 'onboarding/link-non-valido.njk', { reason: null, values: {}, errors: {}, ...data }, { status });
-  router.get('/onboarding/nuovo-link', async (ctx) => linkPage(ctx, { values: { cod_azienda: typeof ctx.query.az === 'string' ? ctx.query.az : '' } }));
+  router.get('/onboarding/nuovo-link', async (ctx) => linkPage(ctx, { values: { cod_azienda: typeof ctx.query.azienda === 'string' ? ctx.query.azienda.slice(0, 32) : '' } }));
   router.post('/onboarding/nuovo-link', async (ctx) => {
     const form = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
     const values = { email: String(form.email ?? '').slice(0, 254), cod_azienda: String(form.cod_azienda ?? '').slice(0, 32) };
@@ -312,6 +312,6 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
       if (err instanceof HttpError && err.status === 429) return linkPage(ctx, { values, errors: { _form: err.detail } }, 429);
       throw err;
     }
-    redirectWithFlash(ctx, '/onboarding/nuovo-link', 'success', PUBLIC_LINK_ANSWER.detail);
+    redirectWithFlash(ctx, `/onboarding/nuovo-link${values.cod_azienda ? `?azienda=${encodeURIComponent(values.cod_azienda)}` : ''}`, 'success', PUBLIC_LINK_ANSWER.detail);
   });
 };
