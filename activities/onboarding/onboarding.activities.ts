@@ -61,10 +61,9 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
     async validateOnboarding(p: OnboardingStep): Promise<{ ok: boolean; issues: ValidationIssue[] }> {
       return tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);
-        const [documents, wallets] = await Promise.all([
-          trx('onboarding_documents').where({ case_id: p.caseId }).select('tipo', 'riferimento'),
-          trx('onboarding_wallets').where({ case_id: p.caseId }).whereNot('stato', 'revoked').select('id', 'tipo', 'volume_annuo_eur', 'prova'),
-        ]);
+        // One connection per transaction: the queries run one after the other.
+        const documents = await trx('onboarding_documents').where({ case_id: p.caseId }).select('tipo', 'riferimento');
+        const wallets = await trx('onboarding_wallets').where({ case_id: p.caseId }).whereNot('stato', 'revoked').select('id', 'tipo', 'volume_annuo_eur', 'prova');
         const data: ApplicationData = {
           tipo_soggetto: row.tipo_soggetto, anagrafe: row.anagrafe, ubo: row.ubo, cdd_answers: row.cdd_answers, cdd_schema_version: row.cdd_schema_version,
           countries: row.countries, travel_rule: row.travel_rule, documents, wallets,
@@ -106,11 +105,9 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
       const ceremonyId = derivedUuid(`${p.transitionId}:ceremony:${p.purpose}`);
       return tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);
-        const [documents, wallets, azienda] = await Promise.all([
-          trx('onboarding_documents').where({ case_id: p.caseId }).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('tipo', 'riferimento', 'nome_file', 'sha256'),
-          trx('onboarding_wallets').where({ case_id: p.caseId }).whereNot('stato', 'revoked').orderBy([{ column: 'created_at' }, { column: 'id' }]),
-          trx('aziende').where({ cod_azienda: p.codAzienda }).first('ragione_sociale'),
-        ]);
+        const documents = await trx('onboarding_documents').where({ case_id: p.caseId }).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('tipo', 'riferimento', 'nome_file', 'sha256');
+        const wallets = await trx('onboarding_wallets').where({ case_id: p.caseId }).whereNot('stato', 'revoked').orderBy([{ column: 'created_at' }, { column: 'id' }]);
+        const azienda = await trx('aziende').where({ cod_azienda: p.codAzienda }).first('ragione_sociale');
         const travelRule = (row.travel_rule ?? {}) as Record<string, unknown>;
         const doc = await signingDocument(p.purpose, {
           caseId: p.caseId, codAzienda: p.codAzienda, ragioneSociale: azienda?.ragione_sociale ?? p.codAzienda, tipoSoggetto: row.tipo_soggetto,

@@ -1,0 +1,235 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { temporalTestServerPath } from '../../temporal/binaries';
+import { searchAttributeDefinitions } from '../../temporal/search-attributes';
+import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
+import { esignStateQuery, esignTransitionUpdate, esignWorkflowId } from '../../workflows/esign/esign.contract';
+import type { MachineActor } from '../../workflows/lib/machine';
+import {
+  createOnboardingUpdate, editOnboardingUpdate, ONBOARDING_WORKFLOW_TYPE, onboardingStateQuery, onboardingTransitionUpdate, onboardingWorkflowId,
+  type OnboardingStep, type OnboardingTransitionArgs, type OnboardingWorkflowInput, type RiskResult,
+} from '../../workflows/onboarding/onboarding.contract';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const AZ = 'ON1';
+const settings = { draftIdleDays: 30, infoReminderDays: 7, infoExpiryDays: 30 };
+const signer = { id: 'signer:x', username: 'firmatario', roles: ['signer'] };
+const client = { ip: '203.0.113.1', userAgent: 'test' };
+const coA: MachineActor = { id: 'u-co-a', username: 'co_a', roles: ['co'] };
+const coB: MachineActor = { id: 'u-co-b', username: 'co_b', roles: ['co'] };
+const analyst: MachineActor = { id: 'u-an', username: 'analista', roles: ['analyst'] };
+
+async function rejection(p: Promise<unknown>): Promise<ApplicationFailure> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof WorkflowUpdateFailedError, `expected an update failure, got ${err}`);
+    assert.ok(err.cause instanceof ApplicationFailure);
+    return err.cause;
+  }
+  assert.fail('expected the update to be rejected');
+}
+
+/**
+ * The onboarding case's timers and its child workflows on Temporal's time-skipping
+ * server, with the production day counts: draft idle expiry, the reminder and expiry of
+ * an information request, the declarations ceremony completing the submission, and the
+ * four-eyes approval that starts the periodic review. Activities are recorders; the
+ * ceremony's code "123456" is the right one.
+ */
+describe('onboarding workflow timers and approval (time-skipping server)', function () {
+  this.timeout(240_000);
+  let env: TestWorkflowEnvironment;
+  let risk: RiskResult;
+  const calls = {
+    transitions: [] as { caseId: string; action: string; from: string; to: string; extra: Record<string, unknown> }[],
+    links: [] as { caseId: string; purpose: string }[],
+    notified: [] as { caseId: string; event: string }[],
+    materialised: [] as { caseId: string; firstApprover: string | null; actor: string }[],
+    reviewsDue: [] as string[],
+  };
+  const lowRisk: RiskResult = { score: 5, classe: 'basso', fattori: [], pep: false, screeningMatches: 0, walletHits: 0, secondApprovalRequired: false, modello: 'test' };
+  const activities = {
+    // onboarding
+    async createOnboardingProjection() {},
+    async applyOnboardingEdit(p: OnboardingStep & { edit: { kind: string; wallet?: { id: string } } }) {
+      if (p.edit.kind === 'wallet-add') return { wallet: { id: p.edit.wallet!.id, status: 'pending', selfHosted: true, volumeEur: 5000, proof: 'firma_verificata' } };
+      return {};
+    },
+    async validateOnboarding() { return { ok: true, issues: [] }; },
+    async screenOnboardingSubjects() { return { matches: 0, pep: false }; },
+    async screenOnboardingWallets() { return { hits: 0 }; },
+    async scoreOnboardingRisk() { return risk; },
+    async recordOnboardingTransition(p: OnboardingStep & { action: string; from: string; to: string; extra: Record<string, unknown> }) {
+      calls.transitions.push({ caseId: p.caseId, action: p.action, from: p.from, to: p.to, extra: p.extra });
+    },
+    async prepareOnboardingSigning(p: OnboardingStep & { purpose: string }) {
+      return {
+        ceremonyId: randomUUID(), signer: { nome: 'Giulia Verdi', email: 'g@example.test' }, document: { nome: `${p.purpose}.pdf`, contenuto_base64: 'JVBERi0=' },
+        consent: { testo: 'Dichiaro', versione: '1' }, tokenHash: 'h',
+      };
+    },
+    async sendOnboardingLink(p: OnboardingStep & { purpose: string }) { calls.links.push({ caseId: p.caseId, purpose: p.purpose }); },
+    async notifyOnboardingReviewers(p: OnboardingStep & { event: string }) { calls.notified.push({ caseId: p.caseId, event: p.event }); },
+    async recordWalletTransition() {},
+    async materialiseOnboardingCustomer(p: OnboardingStep & { firstApprover: string | null }) {
+      calls.materialised.push({ caseId: p.caseId, firstApprover: p.firstApprover, actor: p.actor.username });
+      return { codAnagrafe: 'ANA-000001', reviewId: `rev-${p.caseId}`, reviewDueAt: new Date(Number(await env.currentTimeMs()) + 365 * DAY).toISOString() };
+    },
+    async eraseOnboardingCase() {},
+    async markCddReviewDue(p: { reviewId: string }) { calls.reviewsDue.push(p.reviewId); },
+    // e-signature ceremony (the child)
+    async createEsignProjection() {},
+    async acceptEsignTerms() {},
+    async presentEsignDocument() { return { documentSha256: 'f'.repeat(64) }; },
+    async checkEsignOtp(p: { otp: string }) { return p.otp === '123456'; },
+    async completeEsignSignature() { return { documentSha256: 'f'.repeat(64), signedAt: new Date().toISOString() }; },
+    async endEsignCeremony() {},
+  };
+  const workflowsPath = join(import.meta.dirname, 'fixtures', 'onboarding.workflows.ts');
+  const of = (caseId: string) => calls.transitions.filter((t) => t.caseId === caseId).map((t) => `${t.action}:${t.to}`);
+
+  before(async () => {
+    try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed */ }
+    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
+    await env.connection.operatorService.addSearchAttributes({
+      namespace: env.namespace ?? 'default',
+      searchAttributes: Object.fromEntries(Object.keys(searchAttributeDefinitions).map((k) => [k, 2 /* KEYWORD */])),
+    }).catch(() => undefined);
+  });
+  beforeEach(() => { risk = lowRisk; });
+  after(async () => { await env?.teardown(); });
+
+  async function startCase(taskQueue: string) {
+    const caseId = randomUUID();
+    const customer: MachineActor = { id: `cliente:${caseId}`, username: 'cliente', roles: ['cliente'] };
+    const input: OnboardingWorkflowInput = { codAzienda: AZ, caseId, settings };
+    const op = new WithStartWorkflowOperation(ONBOARDING_WORKFLOW_TYPE, {
+      workflowId: onboardingWorkflowId(AZ, caseId), taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await env.client.workflow.executeUpdateWithStart(createOnboardingUpdate, {
+      args: [{ actor: customer, data: { email: 'a@example.test', canale: 'online', subjectType: 'societa' } }], startWorkflowOperation: op,
+    });
+    const h = await op.workflowHandle();
+    const edit = (data: unknown = { denominazione: 'Alfa' }) =>
+      h.executeUpdate(editOnboardingUpdate, { args: [{ actor: customer, edit: { kind: 'section', section: 'anagrafe', data } }] });
+    const act = (action: OnboardingTransitionArgs['action'], actor: MachineActor = customer, input?: OnboardingTransitionArgs['input']) =>
+      h.executeUpdate(onboardingTransitionUpdate, { args: [{ action, actor, input }] });
+    const status = async () => (await h.query(onboardingStateQuery)).status;
+    return { caseId, h, customer, edit, act, status };
+  }
+
+  /** Signs a child ceremony as the applicant would: terms, present, the right code. */
+  async function signCeremony(ceremonyId: string) {
+    const c = env.client.workflow.getHandle(esignWorkflowId(AZ, ceremonyId));
+    for (let i = 0; i < 100 && !(await c.query(esignStateQuery).catch(() => null))?.created; i++) await new Promise((r) => setTimeout(r, 50));
+    for (const action of ['terms', 'present'] as const) await c.executeUpdate(esignTransitionUpdate, { args: [{ action, actor: signer, client }] });
+    const s = await c.executeUpdate(esignTransitionUpdate, { args: [{ action: 'sign', actor: signer, client, otp: '123456' }] });
+    assert.equal(s.status, 'signed');
+  }
+
+  /** Submits and signs the declarations: the signature's signal moves the case to review. */
+  async function submitAndSign(c: Awaited<ReturnType<typeof startCase>>) {
+    const submitted = await c.act('submit');
+    assert.equal(submitted.status, 'submitted');
+    assert.equal(submitted.declarations?.status, 'active');
+    // Completing before the signature is refused.
+    assert.equal((await rejection(c.act('complete-submission'))).type, 'SIGNATURE_PENDING');
+    await signCeremony(submitted.declarations!.ceremonyId);
+    for (let i = 0; i < 100 && (await c.status()) !== 'in_review'; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await c.status(), 'in_review');
+    assert.deepEqual(calls.notified.filter((n) => n.caseId === c.caseId).map((n) => n.event), ['in_review']);
+  }
+
+  it('expires a draft after 30 idle days, counted from the last edit', async () => {
+    const taskQueue = 'onb-draft';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const c = await startCase(taskQueue);
+      await env.sleep(20 * DAY);
+      assert.equal(await c.status(), 'draft');
+      await c.edit();
+      await env.sleep(11 * DAY);
+      // Day 31: without the edit it would have expired.
+      assert.equal(await c.status(), 'draft');
+      await env.sleep(18 * DAY);
+      assert.equal(await c.status(), 'draft', 'day 49: 29 days after the edit');
+      assert.deepEqual(of(c.caseId), []);
+      await env.sleep(2 * DAY);
+      const result = await c.h.result();
+      assert.equal(result.status, 'expired');
+      assert.deepEqual(calls.transitions.filter((t) => t.caseId === c.caseId), [
+        { caseId: c.caseId, action: 'expire', from: 'draft', to: 'expired', extra: { reason: 'draft_idle', days: 30 } },
+      ]);
+    });
+  });
+
+  it('reminds the applicant 7 days after an information request and expires the case at day 30', async () => {
+    const taskQueue = 'onb-info';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const c = await startCase(taskQueue);
+      await submitAndSign(c);
+      const asked = await c.act('request-info', analyst, { message: 'Manca la visura aggiornata' });
+      assert.equal(asked.status, 'info_requested');
+      const links = () => calls.links.filter((l) => l.caseId === c.caseId).map((l) => l.purpose);
+      assert.deepEqual(links(), ['info_request']);
+      await env.sleep(6 * DAY + 20 * HOUR);
+      assert.deepEqual(links(), ['info_request'], 'no reminder before day 7');
+      await env.sleep(8 * HOUR);
+      assert.deepEqual(links(), ['info_request', 'reminder']);
+      assert.equal(await c.status(), 'info_requested');
+      await env.sleep(22 * DAY);
+      assert.equal(await c.status(), 'info_requested', 'day 29');
+      assert.deepEqual(links(), ['info_request', 'reminder'], 'one reminder only');
+      await env.sleep(2 * DAY);
+      assert.equal((await c.h.result()).status, 'expired');
+      assert.deepEqual(of(c.caseId), ['submit:submitted', 'complete-submission:in_review', 'request-info:info_requested', 'expire:expired']);
+      assert.deepEqual(calls.transitions.find((t) => t.caseId === c.caseId && t.action === 'expire')!.extra, { reason: 'info_request_unanswered', days: 30 });
+    });
+  });
+
+  it('a high-risk case needs a second, different compliance officer; approval starts the periodic review', async () => {
+    const taskQueue = 'onb-approve';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    risk = { ...lowRisk, score: 55, classe: 'alto', secondApprovalRequired: true };
+    await worker.runUntil(async () => {
+      const c = await startCase(taskQueue);
+      const walletId = randomUUID();
+      await c.h.executeUpdate(editOnboardingUpdate, {
+        args: [{ actor: c.customer, edit: { kind: 'wallet-add', wallet: { id: walletId, rete: 'ETH', indirizzo: '0xabc', tipo: 'self_hosted', volume_annuo_eur: 5000 } } }],
+      });
+      await submitAndSign(c);
+      assert.equal((await rejection(c.act('approve', coA))).type, 'WALLETS_PENDING');
+      await c.act('wallet-verify', analyst, { wallet_id: walletId });
+      const first = await c.act('approve', coA, { note: 'ok' });
+      assert.equal(first.status, 'pending_second_approval');
+      assert.equal(first.approvedBy, coA.id);
+      assert.ok(calls.notified.some((n) => n.caseId === c.caseId && n.event === 'pending_second_approval'));
+      assert.equal((await rejection(c.act('complete-approval', coA))).type, 'FOUR_EYES_REQUIRED');
+      assert.equal((await rejection(c.act('complete-approval', analyst))).type, 'FORBIDDEN');
+      assert.equal(await c.status(), 'pending_second_approval');
+      const done = await c.act('complete-approval', coB);
+      assert.equal(done.status, 'approved');
+      assert.equal(done.codAnagrafe, 'ANA-000001');
+      assert.deepEqual(calls.materialised.filter((m) => m.caseId === c.caseId), [{ caseId: c.caseId, firstApprover: coA.id, actor: coB.username }]);
+      assert.deepEqual(of(c.caseId), ['submit:submitted', 'complete-submission:in_review', 'approve:pending_second_approval', 'complete-approval:approved']);
+
+      // The periodic review is a child that outlives the case: it sleeps until its due date (one year here), then marks the review due.
+      const review: WorkflowHandle = env.client.workflow.getHandle(cddReviewWorkflowId(AZ, `rev-${c.caseId}`));
+      assert.equal((await review.describe()).status.name, 'RUNNING');
+      assert.ok(!calls.reviewsDue.includes(`rev-${c.caseId}`));
+      const dueAt = Number(await env.currentTimeMs()) + 365 * DAY;
+      assert.equal((await c.h.result()).status, 'approved');
+      assert.equal(await review.result(), 'due');
+      assert.ok(Number(await env.currentTimeMs()) >= dueAt - HOUR, 'not before the due date');
+      assert.deepEqual(calls.reviewsDue.filter((r) => r === `rev-${c.caseId}`), [`rev-${c.caseId}`]);
+    });
+  });
+});
