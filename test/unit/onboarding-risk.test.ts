@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { CDD_SCHEMA_VERSION } from '../../src/domains/onboarding/onboarding.cdd-schema';
 import { RISK_MODEL, RISK_POINTS, RISK_THRESHOLDS, riskClass, scoreRisk, type RiskInput } from '../../src/domains/onboarding/onboarding.risk';
 import { EU_HIGH_RISK } from '../../src/domains/onboarding/countries';
+import { riskInputOf, subjectsOf } from '../../activities/onboarding/onboarding-screening';
+import { companyAnagrafe, companyCdd, companyOwners, UBO_A, UBO_B } from '../workflows/fixtures/onboarding-application';
 
 const base = (over: Partial<RiskInput> = {}): RiskInput => ({
   subjectType: 'persona_fisica', countries: ['IT'], nationalities: ['IT'], residences: ['IT'], pep: false, screeningMatches: 0, walletHits: 0,
@@ -70,5 +72,41 @@ describe('onboarding risk model', () => {
     const r = scoreRisk(base({ subjectType: 'societa', pep: true, screeningMatches: 3, walletHits: 1, countries: [[...EU_HIGH_RISK][0]!], canale: 'online' }));
     assert.equal(r.score, 100);
     assert.equal(r.classe, 'alto');
+  });
+});
+
+describe('onboarding risk input from a stored case', () => {
+  const row = (over: Record<string, unknown> = {}) => ({
+    id: 'c-1', cod_azienda: 'X', stato: 'submitted', workflow_id: 'w', tipo_soggetto: 'societa', canale: 'online',
+    anagrafe: companyAnagrafe(), ubo: companyOwners(), countries: [{ paese: 'it', ruolo: 'clienti' }], cdd_schema_version: CDD_SCHEMA_VERSION, cdd_answers: companyCdd(),
+    screening: { soggetti: [{ riferimento: 'soggetto', matches: 0 }, { riferimento: `ubo:${UBO_A}`, matches: 2 }] }, ...over,
+  });
+
+  it('gathers countries, PEP and stored screening of the customer, legal representative and owners', () => {
+    const owners = companyOwners();
+    owners[1]!.pep = 'si' as unknown as boolean;
+    const input = riskInputOf(row({ ubo: owners }), [
+      { tipo: 'self_hosted', stato: 'pending', screening: { hit: true } }, { tipo: 'self_hosted', stato: 'revoked', screening: { hit: true } }, { tipo: 'custodial', stato: 'verified' },
+    ]);
+    assert.equal(input.pep, true);
+    assert.equal(input.screeningMatches, 2);
+    assert.equal(input.walletHits, 1, 'a revoked wallet no longer counts');
+    assert.equal(input.selfHostedWallets, 1);
+    assert.deepEqual(input.countries, ['IT']);
+    assert.ok(input.residences.includes('CH'));
+    const r = scoreRisk(input);
+    assert.equal(r.classe, 'alto');
+    assert.equal(r.secondApprovalRequired, true);
+  });
+
+  it('screens the customer, the legal representative and each owner under keys bound to the case', () => {
+    assert.deepEqual(subjectsOf(row()).map((s) => [s.riferimento, s.input.tipo, s.input.nome, s.input.cod_anagrafe]), [
+      ['soggetto', 'company', 'Alfa Beta S.r.l.', 'onboarding:c-1:soggetto'],
+      ['legale_rappresentante', 'person', 'Giulia Verdi', 'onboarding:c-1:legale_rappresentante'],
+      [`ubo:${UBO_A}`, 'person', 'Marco Bianchi', `onboarding:c-1:ubo:${UBO_A}`],
+      [`ubo:${UBO_B}`, 'person', 'Anna Neri', `onboarding:c-1:ubo:${UBO_B}`],
+    ]);
+    const trader = subjectsOf(row({ tipo_soggetto: 'ditta_individuale', anagrafe: { nome: 'Mario', cognome: 'Rossi', denominazione: 'Rossi Ricambi', data_nascita: '1980-01-01', nazionalita: 'IT' }, ubo: [] }));
+    assert.deepEqual(trader.map((s) => [s.riferimento, s.input.tipo, s.input.nome]), [['soggetto', 'person', 'Mario Rossi'], ['ditta', 'company', 'Rossi Ricambi']]);
   });
 });
