@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
-import { eventually, PDF, signCeremony, uniqueEmail } from './onboarding-fixtures';
+import { eventually, PDF, PNG, signCeremony, uniqueEmail } from './onboarding-fixtures';
 
 const html = { accept: 'text/html' };
 const future = `${new Date().getUTCFullYear() + 3}-05-31`;
@@ -64,6 +64,7 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     assert.match(r.text, /href="#f-email"/, 'the error summary links to the field');
 
     assert.equal((await c.get('/onboarding/?azienda=NONESISTE', html)).status, 404);
+    assert.equal((await c.get(`/onboarding?azienda=${tenant}`, html)).headers.get('location'), `/onboarding/?azienda=${tenant}`);
     await start();
   });
 
@@ -176,6 +177,53 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     assert.equal(r.status, 200);
     assert.match(r.text, /Richiesta ricevuta/);
     assert.ok(r.text.includes(email));
+
+    // The reviewer asks for more: the status page shows the question and the wizard opens again.
+    const caseId = r.text.match(/<code>([0-9a-f-]{36})<\/code>/)![1]!;
+    const reviewer = await env.login(await env.createUser({ tenant, roles: ['analyst'] }));
+    const ask = await reviewer.post(`/api/v1/admin/onboarding/cases/${caseId}/request-info`, { message: 'Serve una prova di residenza recente.' });
+    assert.equal(ask.status, 200, ask.text);
+    r = await c.get('/onboarding/stato', html);
+    assert.match(r.text, /data-stato="info_requested"/);
+    assert.match(r.text, /data-richiesta-revisore[\s\S]*Serve una prova di residenza recente\./);
+    assert.match(r.text, /data-conservazione/, 'a submitted case is kept, even while it is being completed');
+    r = await c.get('/onboarding/step/3', html);
+    assert.equal(r.status, 200);
+    assert.match(r.text, /Richiesta del revisore:<\/strong> Serve una prova di residenza recente\./);
+    r = await c.get('/onboarding/completato', html);
+    assert.equal(r.headers.get('location'), '/onboarding/stato');
+  });
+
+  it('documents: a file over the size limit is refused next to the file field; a document can be deleted', async () => {
+    const { c } = await start();
+    await post(c, 0, { subject_type: 'persona_fisica' });
+    const big = Buffer.alloc(env.deps.config.uploadMaxBytes + 1, 0x20);
+    PDF.copy(big);
+    let r = await c.upload('/onboarding/documenti?passo=3', { tipo: 'documento_identita', riferimento: 'soggetto' }, { name: 'grande.pdf', type: 'application/pdf', bytes: big }, 'query');
+    assert.equal(r.status, 422);
+    assert.match(r.text, /id="f-file-err">Il file supera la dimensione massima di 10 MB/);
+    assert.match(r.text, /<option value="documento_identita" selected>/);
+
+    r = await c.upload('/onboarding/documenti?passo=3', { tipo: 'codice_fiscale', riferimento: 'soggetto' }, { name: 'tessera.png', type: 'image/png', bytes: PNG }, 'query');
+    assert.equal(r.status, 302, r.text.slice(0, 2000));
+    r = await c.get('/onboarding/step/3', html);
+    const docId = r.text.match(/data-documento="([0-9a-f-]{36})"/)![1]!;
+    assert.match(r.text, /tessera\.png/);
+    r = await c.submitForm(`/onboarding/documenti/${docId}/elimina`, { passo: '3' }, '/onboarding/step/3');
+    assert.equal(r.status, 302);
+    r = await c.get('/onboarding/step/3', html);
+    assert.doesNotMatch(r.text, /tessera\.png/);
+    assert.match(r.text, /Documento eliminato/);
+
+    // htmx: the upload answers with the documents fragment only.
+    r = await c.request('POST', `/onboarding/documenti?passo=3&_csrf=${encodeURIComponent(await c.csrfToken('/onboarding/step/3'))}`, {
+      body: (() => { const fd = new FormData(); fd.append('tipo', 'documento_identita'); fd.append('riferimento', 'soggetto'); fd.append('file', new Blob([PDF]), 'ci.pdf'); return fd; })(),
+      headers: { 'HX-Request': 'true', accept: 'text/html' },
+    });
+    assert.equal(r.status, 200);
+    assert.match(r.text, /^\s*<div id="documenti">/);
+    assert.doesNotMatch(r.text, /<html/);
+    assert.match(r.text, /data-caricato="si"/);
   });
 
   it('company: beneficial owners as repeatable fieldsets (add, remove, errors per row with input kept)', async () => {
@@ -273,5 +321,15 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     assert.equal(c.cookie('cp_onb'), undefined, 'the session ends with the erasure');
     r = await c.get('/onboarding/stato', html);
     assert.match(r.text, /Riprendi la tua richiesta/);
+
+    // A case that expired says so, on every page of the wizard.
+    const { c: late } = await start();
+    const row = await env.ownerDb('onboarding_cases').where({ cod_azienda: tenant }).orderBy('created_at', 'desc').first('id');
+    await env.ownerDb('onboarding_cases').where({ id: row.id }).update({ stato: 'expired' });
+    for (const p of ['/onboarding/stato', '/onboarding/step/1']) {
+      r = await late.get(p, html);
+      assert.equal(r.status, 200);
+      assert.match(r.text, /Richiesta scaduta/);
+    }
   });
 });

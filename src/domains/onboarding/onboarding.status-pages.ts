@@ -52,6 +52,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
   };
 
   router.get('/onboarding/', (ctx) => landing(ctx));
+  router.get('/onboarding', (ctx) => ctx.redirect(`/onboarding/${ctx.querystring ? `?${ctx.querystring}` : ''}`));
 
   router.post('/onboarding/', async (ctx) => {
     const body = formBody(ctx);
