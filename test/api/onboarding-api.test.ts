@@ -10,6 +10,13 @@ const ETH_DOC = { indirizzo: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', messa
   firma: '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c' };
 
 describe('onboarding applicant API', function () {
+  // Settles to the error, if any, so a failure is reported by after() and never left unhandled.
+  let historyDeleted: Promise<Error | null> = Promise.resolve(null);
+  after(async function () {
+    this.timeout(200_000);
+    const err = await historyDeleted;
+    if (err) throw err;
+  });
   this.timeout(120_000);
   let env: TestEnv;
   let tenant: string;
@@ -22,6 +29,36 @@ describe('onboarding applicant API', function () {
   });
 
   const clearLinkThrottle = () => env.ownerDb('login_throttle').where('key', 'like', 'magic-link:%').delete();
+
+  describe('erase before submission', () => {
+    it('blanks the case, removes its documents, ends the session and deletes the workflow history', async function () {
+      const { client: c, base, caseId } = await openCase(env, tenant, { subjectType: 'persona_fisica' });
+      assert.equal((await c.post(`${base}/anagrafe`, personaFisica())).status, 200);
+      const unique = Buffer.concat([PDF, Buffer.from(`% ${caseId}\n`)]);
+      const up = await c.upload(`${base}/documents`, { tipo: 'documento_identita' }, { name: 'ci.pdf', type: 'application/pdf', bytes: unique });
+      assert.equal(up.status, 201, up.text);
+      const file = join(env.deps.config.documentDir, tenant, up.body.sha256.slice(0, 2), up.body.sha256);
+      const wf = (await env.ownerDb('onboarding_cases').where({ id: caseId }).first()).workflow_id as string;
+
+      const r = await c.delete(`${base}/erase`);
+      assert.equal(r.status, 204, r.text);
+      const row = await env.ownerDb('onboarding_cases').where({ id: caseId }).first();
+      assert.equal(row.stato, 'erased');
+      assert.equal(row.email, null);
+      assert.deepEqual(row.anagrafe, {});
+      assert.ok(row.erased_at);
+      assert.equal((await env.ownerDb('onboarding_documents').where({ case_id: caseId })).length, 0);
+      assert.ok(!existsSync(file), 'the document\'s bytes are gone');
+      assert.equal(c.cookie('cp_onb'), undefined, 'the session cookie is cleared');
+      assert.equal((await env.ownerDb('onboarding_sessions').where({ case_id: caseId })).length, 0);
+      assert.equal((await c.get(base)).status, 404);
+      // Temporal deletes a closed execution asynchronously, once its close tasks are acknowledged
+      // (the server moves its queues' ack levels every 30 s or so): the check runs while the
+      // rest of this file does, and the file's after() hook waits for its verdict.
+      historyDeleted = eventually(() => env.temporal.workflow.getHandle(wf).describe().then(() => false, (e: Error) => /not found/i.test(e.message)), 'the workflow history to be deleted', 170_000)
+        .then(() => null, (e: Error) => e);
+    });
+  });
 
   describe('resume links', () => {
     it('exchanges a link once for the applicant session; reuse, expiry and forgery are refused (JSON)', async () => {
@@ -476,32 +513,4 @@ describe('onboarding applicant API', function () {
     assert.match(paths[`${b}/anagrafe`]!.post!.summary, /bozza/);
   });
 
-  describe('erase before submission', () => {
-    it('blanks the case, removes its documents, ends the session and deletes the workflow history', async function () {
-      this.timeout(200_000);
-      const { client: c, base, caseId } = await openCase(env, tenant, { subjectType: 'persona_fisica' });
-      assert.equal((await c.post(`${base}/anagrafe`, personaFisica())).status, 200);
-      const unique = Buffer.concat([PDF, Buffer.from(`% ${caseId}\n`)]);
-      const up = await c.upload(`${base}/documents`, { tipo: 'documento_identita' }, { name: 'ci.pdf', type: 'application/pdf', bytes: unique });
-      assert.equal(up.status, 201, up.text);
-      const file = join(env.deps.config.documentDir, tenant, up.body.sha256.slice(0, 2), up.body.sha256);
-      const wf = (await env.ownerDb('onboarding_cases').where({ id: caseId }).first()).workflow_id as string;
-
-      const r = await c.delete(`${base}/erase`);
-      assert.equal(r.status, 204, r.text);
-      const row = await env.ownerDb('onboarding_cases').where({ id: caseId }).first();
-      assert.equal(row.stato, 'erased');
-      assert.equal(row.email, null);
-      assert.deepEqual(row.anagrafe, {});
-      assert.ok(row.erased_at);
-      assert.equal((await env.ownerDb('onboarding_documents').where({ case_id: caseId })).length, 0);
-      assert.ok(!existsSync(file), 'the document\'s bytes are gone');
-      assert.equal(c.cookie('cp_onb'), undefined, 'the session cookie is cleared');
-      assert.equal((await env.ownerDb('onboarding_sessions').where({ case_id: caseId })).length, 0);
-      assert.equal((await c.get(base)).status, 404);
-      // Temporal deletes a closed execution asynchronously, once its close tasks are acknowledged
-      // (the server moves its queues' ack levels every 30 s or so): up to a minute or two here.
-      await eventually(() => env.temporal.workflow.getHandle(wf).describe().then(() => false, (e: Error) => /not found/i.test(e.message)), 'the workflow history to be deleted', 170_000);
-    });
-  });
 });

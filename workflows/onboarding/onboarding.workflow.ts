@@ -2,6 +2,7 @@ import {
   allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes, uuid4,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
+import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
 import { esignCompletedSignal, esignWorkflowId, type EsignWorkflowInput } from '../esign/esign.contract';
@@ -20,6 +21,11 @@ import { EDITABLE_STATES, ONBOARDING_SYSTEM_ROLE, onboardingMachine, walletMachi
 const acts = proxyActivities<ReturnType<typeof createOnboardingActivities>>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ONBOARDING_FAILURES.notFound, ONBOARDING_FAILURES.conflict] },
+});
+
+const esignActs = proxyActivities<ReturnType<typeof createEsignActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
 const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [ONBOARDING_SYSTEM_ROLE] };
@@ -67,13 +73,15 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
   /** Starts a signing ceremony as a child; the applicant reaches it from the wizard (no token crosses history). */
   const startCeremony = async (purpose: 'dichiarazioni' | 'travel_rule', actor: MachineActor) => {
     const doc = await acts.prepareOnboardingSigning({ ...step(actor), purpose });
-    const childInput: EsignWorkflowInput = {
-      codAzienda: input.codAzienda, ceremonyId: doc.ceremonyId, parentWorkflowId: wfId,
-      expiresAt: new Date(Date.now() + CEREMONY_TTL_MS).toISOString(),
-      create: { actor, data: { signer: doc.signer, document: doc.document, consent: doc.consent, tokenHash: doc.tokenHash, parentWorkflowId: wfId } },
-    };
+    const create = { actor, data: { signer: doc.signer, document: doc.document, consent: doc.consent, tokenHash: doc.tokenHash, parentWorkflowId: wfId } };
+    const expiresAt = new Date(Date.now() + CEREMONY_TTL_MS).toISOString();
+    const childId = esignWorkflowId(input.codAzienda, doc.ceremonyId);
+    // The ceremony's row is written before the update returns, so the signing link the
+    // applicant is sent to answers at once; the child's own (idempotent) create is then a no-op.
+    await esignActs.createEsignProjection({ codAzienda: input.codAzienda, ceremonyId: doc.ceremonyId, workflowId: childId, actor, data: create.data, expiresAt });
+    const childInput: EsignWorkflowInput = { codAzienda: input.codAzienda, ceremonyId: doc.ceremonyId, parentWorkflowId: wfId, expiresAt, create };
     const child: ChildWorkflowHandle<(i: EsignWorkflowInput) => Promise<{ status: string }>> = await startChild('esignCeremonyWorkflow', {
-      workflowId: esignWorkflowId(input.codAzienda, doc.ceremonyId), args: [childInput],
+      workflowId: childId, args: [childInput],
       // The ceremony is its own record: it outlives the case's workflow if that ends first.
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });

@@ -84,7 +84,8 @@ export async function listOnboardingCases(trx: Knex.Transaction, q: AdminListQue
   const dir = q.sort.startsWith('-') ? 'desc' : 'asc';
   const items = base.clone().select(...LIST_COLUMNS, trx.raw(`${DENOMINAZIONE} as denominazione`))
     .orderByRaw(`${col} ${dir} nulls last`).orderBy('id').limit(q.limit).offset(q.offset);
-  const [rows, count] = await Promise.all([items, base.clone().count<{ n: string }[]>({ n: '*' })]);
+  const rows = await items;
+  const count = await base.clone().count<{ n: string }[]>({ n: '*' });
   return { items: rows as (Pick<OnboardingCaseRow, 'id' | 'stato'> & Record<string, unknown>)[], total: Number(count[0]?.n ?? 0), limit: q.limit, offset: q.offset };
 }
 
@@ -138,12 +139,11 @@ const toNumber = (v: unknown) => (v === null || v === undefined ? null : Number(
 export async function onboardingDetail(deps: Deps, codAzienda: string, user: SessionUser, id: string) {
   return db(deps, codAzienda, user)(async (trx) => {
     const row = await getCaseRow(trx, id);
-    const [docs, wallets, ceremonies] = await Promise.all([
-      trx('onboarding_documents').where({ case_id: id }).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-      trx('onboarding_wallets').where({ case_id: id }).orderBy([{ column: 'created_at' }, { column: 'id' }]),
-      trx('esign_ceremonies').where({ parent_workflow_id: row.workflow_id }).orderBy('created_at')
-        .select('id', 'stato', 'document_name', 'signed_at', 'expires_at', 'created_at', 'workflow_id'),
-    ]);
+    // One transaction is one connection: its queries run one after the other.
+    const docs = await trx('onboarding_documents').where({ case_id: id }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const wallets = await trx('onboarding_wallets').where({ case_id: id }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    const ceremonies = await trx('esign_ceremonies').where({ parent_workflow_id: row.workflow_id }).orderBy('created_at')
+      .select('id', 'stato', 'document_name', 'signed_at', 'expires_at', 'created_at', 'workflow_id');
     const titolari = asArray(row.ubo, 'titolari');
     const ownerName = new Map(titolari.map((t) => [String(t.id), fullName(t)]));
     const related = [id, ...docs.map((d: { id: string }) => d.id), ...wallets.map((w: { id: string }) => w.id), ...ceremonies.map((c: { id: string }) => c.id)];

@@ -5,7 +5,7 @@ import type { AppState } from '../../http/context';
 import { HttpError, ValidationError } from '../../http/errors';
 import { isHtmx, redirectWithFlash, type Ctx } from '../../http/render';
 import { flatten, unflatten } from './onboarding.forms';
-import { ceremonyReady, formBody, pageHelpers, str, type Loaded } from './onboarding.page-context';
+import { formBody, pageHelpers, str, type Loaded } from './onboarding.page-context';
 import {
   addWallet, caseView, completeTravelRule, deleteDocument, loadCaseBundle, resetTravelRule, signTravelRule, uploadDocument,
 } from './onboarding.service';
@@ -123,7 +123,6 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     };
     try {
       const r = await signTravelRule(deps, l.row, values);
-      await ceremonyReady(deps, l.row.cod_azienda, r.signing_path);
       redirectWithFlash(ctx, r.signing_path, 'info', 'Firma la dichiarazione: al termine torna alla tua richiesta per completarla.');
     } catch (err) {
       if (err instanceof ValidationError) {

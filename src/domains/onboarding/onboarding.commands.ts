@@ -127,8 +127,12 @@ export async function onboardingState(t: OnboardingTemporal, row: CaseRef): Prom
  * GDPR erasure also reaches the workflow's history (it carried the applicant's edits):
  * once the erase has run, the closed execution is deleted from Temporal.
  */
-export async function deleteErasedHistory(t: OnboardingTemporal, row: CaseRef): Promise<void> {
+export async function deleteErasedHistory(t: OnboardingTemporal, row: CaseRef, ceremonyWorkflowIds: string[] = []): Promise<void> {
   const handle = t.client.workflow.getHandle(row.workflow_id);
   await handle.result().catch(() => undefined);
-  await t.client.workflowService.deleteWorkflowExecution({ namespace: t.client.options.namespace, workflowExecution: { workflowId: row.workflow_id } });
+  const del = (workflowId: string) => t.client.workflowService.deleteWorkflowExecution({ namespace: t.client.options.namespace, workflowExecution: { workflowId } });
+  await del(row.workflow_id);
+  // Ceremonies started by the case (a travel-rule declaration signed in draft) carried the
+  // declaration's PDF in their input: they go too, running or not.
+  for (const id of ceremonyWorkflowIds) await del(id).catch(() => undefined);
 }

@@ -32,21 +32,6 @@ export async function publicTenant(deps: Deps, codAzienda: string | undefined) {
   });
 }
 
-/**
- * A ceremony the case's workflow has just started writes its row a moment later (the child
- * workflow's first activity): the applicant is sent to the signing page only once it exists.
- */
-export async function ceremonyReady(deps: Deps, codAzienda: string, signingPath: string, timeoutMs = 15_000): Promise<void> {
-  const id = /^\/esign\/ceremony\/([0-9a-f-]{36})\?/.exec(signingPath)?.[1];
-  if (!id) return;
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    const row = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, (trx) => trx('esign_ceremonies').where({ id }).first('id'));
-    if (row) return;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 export function pageHelpers(deps: Deps, views: nunjucks.Environment) {
   /** The session's case with its documents, wallets and live workflow state; null when there is no session. */
   async function load(ctx: Ctx): Promise<Loaded | null> {

@@ -5,7 +5,7 @@ import { CDD_SCHEMA_VERSION } from './onboarding.cdd-schema';
 import { flatten, isBlankRow, unflatten, zodErrors } from './onboarding.forms';
 import { registerOnboardingAttachmentPages } from './onboarding.attachments-pages';
 import { registerOnboardingStatusPages } from './onboarding.status-pages';
-import { ceremonyReady, formBody, pageHelpers, str, type Loaded } from './onboarding.page-context';
+import { formBody, pageHelpers, str, type Loaded } from './onboarding.page-context';
 import { subjectTypeSchema } from './onboarding.schemas';
 import { reloadCase, saveSection, submitCase, caseView, loadCaseBundle } from './onboarding.service';
 import { stepRenderer } from './onboarding.step-view';
@@ -137,7 +137,6 @@ export const registerOnboardingPages: RegisterRoutes = (router, services) => {
   const submit = async (ctx: Ctx, l: Loaded) => {
     try {
       const r = await submitCase(deps, l.row);
-      if (r.firma) await ceremonyReady(deps, l.row.cod_azienda, r.firma.signing_path);
       if (r.firma) return redirectWithFlash(ctx, r.firma.signing_path, 'success', 'Richiesta inviata: ora firma le dichiarazioni per completarla.');
       return ctx.redirect('/onboarding/stato');
     } catch (err) {

@@ -10,7 +10,8 @@ import { ISO2 } from './countries';
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v);
 const text = (max = 200) => z.preprocess(blank, z.string({ error: 'Campo obbligatorio' }).max(max, `Massimo ${max} caratteri`));
-const opt = (max = 200) => text(max).optional();
+// Optional inside the preprocess: a blank field becomes undefined and is then accepted.
+const opt = (max = 200) => z.preprocess(blank, z.string().max(max, `Massimo ${max} caratteri`).optional());
 const country = () => z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v),
   z.string({ error: 'Indica il paese' }).refine((c) => ISO2.has(c), 'Paese non valido (codice ISO a due lettere)'));
 const date = () => z.preprocess(blank, z.string({ error: 'Indica la data' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (AAAA-MM-GG)')
@@ -20,10 +21,12 @@ const futureDate = () => date().refine((d) => Date.parse(d) > Date.now(), 'Il do
 const BOOLS: Record<string, boolean> = { true: true, on: true, '1': true, si: true, 'sì': true, false: false, off: false, '0': false, no: false };
 const bool = () => z.preprocess((v) => (typeof v === 'string' ? BOOLS[v.toLowerCase()] ?? v : v), z.boolean({ error: 'Indica sì o no' }));
 /** Italian tax code of a natural person (16 characters, omocodia letters allowed). */
-const codiceFiscalePF = () => z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v),
-  z.string({ error: 'Indica il codice fiscale' }).regex(/^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/, 'Codice fiscale non valido'));
+const CF_PF = /^[A-Z]{6}[0-9LMNPQRSTUV]{2}[A-EHLMPRST][0-9LMNPQRSTUV]{2}[A-Z][0-9LMNPQRSTUV]{3}[A-Z]$/;
+const upperOrUndef = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v);
+const optCodiceFiscalePF = () => z.preprocess(upperOrUndef, z.string().regex(CF_PF, 'Codice fiscale non valido').optional());
 const partitaIva = () => z.preprocess(blank, z.string({ error: 'Indica la partita IVA' }).regex(/^\d{11}$/, 'La partita IVA ha 11 cifre'));
 const email = () => z.preprocess(blank, z.email({ error: 'Indirizzo e-mail non valido' }).max(254));
+const optEmail = () => z.preprocess(blank, z.email({ error: 'Indirizzo e-mail non valido' }).max(254).optional());
 
 export const subjectTypeSchema = z.object({ subject_type: z.enum(SUBJECT_TYPES, { error: 'Scegli il tipo di cliente' }) });
 
@@ -37,7 +40,7 @@ const identityDocument = z.object({
 });
 
 const personFields = {
-  nome: text(100), cognome: text(100), codice_fiscale: codiceFiscalePF().optional(), data_nascita: pastDate(), luogo_nascita: text(100),
+  nome: text(100), cognome: text(100), codice_fiscale: optCodiceFiscalePF(), data_nascita: pastDate(), luogo_nascita: text(100),
   nazionalita: country(), paese_residenza: country(), residenza: addressSchema, telefono: opt(30), professione: text(100),
   pep: bool(), pep_dettaglio: opt(500), documento: identityDocument,
 };
@@ -53,9 +56,9 @@ export const societaSchema = z.object({
   denominazione: text(200), forma_giuridica: z.enum(['srl', 'spa', 'sapa', 'snc', 'sas', 'coop', 'altro'], { error: 'Scegli la forma giuridica' }),
   codice_fiscale: z.preprocess(blank, z.string({ error: 'Indica il codice fiscale' }).regex(/^(\d{11}|[A-Z0-9]{16})$/i, 'Codice fiscale non valido')),
   partita_iva: partitaIva(), data_costituzione: pastDate(), paese_costituzione: country(), sede: addressSchema, attivita: text(200),
-  email_pec: email().optional(),
+  email_pec: optEmail(),
   legale_rappresentante: pepDetail(z.object({
-    nome: text(100), cognome: text(100), codice_fiscale: codiceFiscalePF().optional(), data_nascita: pastDate(), nazionalita: country(),
+    nome: text(100), cognome: text(100), codice_fiscale: optCodiceFiscalePF(), data_nascita: pastDate(), nazionalita: country(),
     pep: bool(), pep_dettaglio: opt(500), documento: identityDocument,
   })),
 });
@@ -67,7 +70,7 @@ export const ANAGRAFE_SCHEMAS: Record<SubjectType, z.ZodType> = {
 export const TIPI_CONTROLLO = ['proprieta_diretta', 'proprieta_indiretta', 'controllo', 'rappresentanza'] as const;
 export const uboSchema = pepDetail(z.object({
   id: z.uuid().optional(),
-  nome: text(100), cognome: text(100), codice_fiscale: codiceFiscalePF().optional(), data_nascita: pastDate(), luogo_nascita: opt(100),
+  nome: text(100), cognome: text(100), codice_fiscale: optCodiceFiscalePF(), data_nascita: pastDate(), luogo_nascita: opt(100),
   nazionalita: country(), paese_residenza: country(),
   percentuale: z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.replace(',', '.'))) : v),
     z.number({ error: 'Indica la percentuale' }).min(0, 'Minimo 0').max(100, 'Massimo 100')),
@@ -89,7 +92,7 @@ export const walletInputSchema = z.object({
   tipo: z.enum(['custodial', 'self_hosted'], { error: 'Indica se il wallet è presso un prestatore (custodial) o self-hosted' }),
   vasp_nome: opt(200),
   volume_annuo_eur: z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.replace(/\./g, '').replace(',', '.'))) : v),
-    z.number({ error: 'Indica un importo' }).min(0).max(1e12)).optional(),
+    z.number({ error: 'Indica un importo' }).min(0).max(1e12).optional()),
   prova: z.object({
     metodo: z.enum(['firma_messaggio', 'dichiarazione'], { error: 'Scegli come provi il controllo del wallet' }),
     messaggio: opt(2000), firma: opt(500),
@@ -116,7 +119,7 @@ export const DOCUMENT_TYPES = {
 export type DocumentType = keyof typeof DOCUMENT_TYPES;
 export const documentUploadSchema = z.object({
   tipo: z.enum(Object.keys(DOCUMENT_TYPES) as [DocumentType, ...DocumentType[]], { error: 'Scegli il tipo di documento' }),
-  riferimento: z.preprocess(blank, z.string().max(64)).optional(),
+  riferimento: z.preprocess(blank, z.string().max(64).optional()),
 });
 
 /** Accepted uploads, by sniffed type. */
@@ -146,7 +149,7 @@ export function applicableSteps(subjectType: SubjectType | null): number[] {
 
 export const magicLinkRequestSchema = z.object({
   email: email(),
-  cod_azienda: z.preprocess(blank, z.string().max(32)).optional(),
+  cod_azienda: z.preprocess(blank, z.string().max(32).optional()),
   case_id: z.uuid().optional(),
 });
 

@@ -314,8 +314,10 @@ export async function completeSubmission(deps: Deps, row: CaseRow): Promise<Comp
  */
 export async function eraseCase(deps: Deps, ctx: Ctx, row: CaseRow): Promise<void> {
   const t = await onboardingTemporal(deps);
+  const ceremonies = await withTenant(deps.db, { codAzienda: row.cod_azienda, actor: 'cliente' }, (trx) =>
+    trx('esign_ceremonies').where({ parent_workflow_id: row.workflow_id }).pluck('workflow_id')) as string[];
   await transitionOnboarding(t, row, { action: 'erase' });
-  await deleteErasedHistory(t, row);
+  await deleteErasedHistory(t, row, ceremonies);
   await endCustomerSession(deps, ctx);
 }
 

@@ -5,7 +5,7 @@ import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { EDITABLE_STATES } from '../../../workflows/onboarding/onboarding.machine';
 import { errorSummary, zodErrors } from './onboarding.forms';
-import { ceremonyReady, formBody, pageHelpers, publicTenant, str, tenantParam } from './onboarding.page-context';
+import { formBody, pageHelpers, publicTenant, str, tenantParam } from './onboarding.page-context';
 import { magicLinkRequestSchema, requiredDocuments, startCaseSchema } from './onboarding.schemas';
 import { completeSubmission, eraseCase, issueMagicLink, startCase } from './onboarding.service';
 import { PUBLIC_LINK_ANSWER } from './onboarding.links';
@@ -124,7 +124,6 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     try {
       const r = await completeSubmission(deps, l.row);
       if (r.done) return ctx.redirect('/onboarding/completato');
-      await ceremonyReady(deps, l.row.cod_azienda, r.firma.signing_path);
       return ctx.redirect(r.firma.signing_path);
     } catch (err) {
       if (err instanceof HttpError && err.status === 409) return redirectWithFlash(ctx, '/onboarding/stato', 'warning', 'Non c\'è alcuna firma in attesa per questa richiesta.');
