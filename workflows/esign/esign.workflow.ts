@@ -43,11 +43,12 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
 
   setHandler(esignStateQuery, () => state);
 
+  const project = (args: { actor: MachineActor; data: EsignNewData }) => acts.createEsignProjection({
+    ...base, workflowId: esignWorkflowId(input.codAzienda, input.ceremonyId), actor: args.actor, data: args.data, expiresAt: input.expiresAt,
+  });
   const create = (args: { actor: MachineActor; data: EsignNewData }) => serial(async () => {
     if (state.created) return state;
-    await acts.createEsignProjection({
-      ...base, workflowId: esignWorkflowId(input.codAzienda, input.ceremonyId), actor: args.actor, data: args.data, expiresAt: input.expiresAt,
-    });
+    await project(args);
     state.created = true;
     publishStatus();
     return state;
@@ -97,8 +98,15 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     },
   });
 
-  // Started as a child (onboarding declarations): a parent cannot send updates, so the input carries the data.
-  if (input.create) void create(input.create);
+  // Started as a child (onboarding declarations): a parent cannot send updates, so the input
+  // carries the data. The ceremony counts as created at once (the parent has usually written
+  // the row already); the projection is first in the serial queue, ahead of any signer step.
+  if (input.create) {
+    const c = input.create;
+    state.created = true;
+    publishStatus();
+    void serial(() => project(c));
+  }
 
   const done = () => isFinal(esignMachine, state.status);
   const r = await waitForDeadline(input.expiresAt, done);
