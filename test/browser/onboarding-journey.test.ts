@@ -4,9 +4,8 @@ import { hex } from '@scure/base';
 import type { Browser, Page } from 'playwright-core';
 import { otpHash } from '../../activities/esign/esign.activities';
 import { ethAddressOf, ethPersonalMessageHash } from '../../src/domains/onboarding/wallet-proof';
-import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations } from '../helpers/browser';
-import { nextTotpCode } from '../helpers/totp';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
 import { PDF, PNG } from '../api/onboarding-fixtures';
 
 const future = `${new Date().getUTCFullYear() + 4}-09-30`;
@@ -17,17 +16,6 @@ const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
 function ethSign(secret: Uint8Array, message: string) {
   const sig = secp256k1.Signature.fromBytes(secp256k1.sign(ethPersonalMessageHash(message), secret, { prehash: false, format: 'recovered' }), 'recovered');
   return `0x${hex.encode(sig.toBytes('compact'))}${(27 + sig.recovery!).toString(16)}`;
-}
-
-async function signIn(page: Page, env: TestEnv, user: TestUser) {
-  await page.goto(`${env.baseUrl}/login`);
-  await page.getByLabel('Nome utente').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL(/\/totp\/verify/);
-  await page.locator('form input[name="code"]').fill(nextTotpCode(user.totpSecret));
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/totp'));
 }
 
 describe('browser: a company applies online, signs, and is approved with four eyes', function () {
@@ -217,7 +205,7 @@ describe('browser: a company applies online, signs, and is approved with four ey
     // 11. The analyst verifies the wallet and approves: a PEP owner means a second approval.
     const ctxA = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome' });
     const pageA = await ctxA.newPage();
-    await signIn(pageA, env, analyst);
+    await signInWithTotp(pageA, env.baseUrl, analyst);
     const detail = `${env.baseUrl}/admin/onboarding/cases/${caseId}`;
     await pageA.goto(detail);
     assert.ok(await pageA.locator('[data-four-eyes]').count(), 'the case asks for two approvals');
@@ -233,7 +221,7 @@ describe('browser: a company applies online, signs, and is approved with four ey
     // 12. A compliance officer, a different person, completes the approval: the customer is created.
     const ctxB = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome' });
     const pageB = await ctxB.newPage();
-    await signIn(pageB, env, co);
+    await signInWithTotp(pageB, env.baseUrl, co);
     await pageB.goto(detail);
     await pageB.locator('#form-completa-approvazione button[type=submit]').click();
     await pageB.waitForURL(detail);

@@ -2,23 +2,11 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations } from '../helpers/browser';
-import { nextTotpCode } from '../helpers/totp';
+import type { Browser } from 'playwright-core';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
 
 const SHARED = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
-
-async function signIn(page: Page, env: TestEnv, user: TestUser) {
-  await page.goto(`${env.baseUrl}/login`);
-  await page.getByLabel('Nome utente').fill(user.username);
-  await page.getByLabel('Password').fill(user.password);
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL(/\/totp\/verify/);
-  await page.locator('form input[name="code"]').fill(nextTotpCode(user.totpSecret));
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL((u) => !u.pathname.startsWith('/totp'));
-}
 
 describe('browser: resolving a screening match with four eyes', function () {
   this.timeout(240_000);
@@ -57,7 +45,7 @@ describe('browser: resolving a screening match with four eyes', function () {
 
     const ctxA = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome' });
     const page = await ctxA.newPage();
-    await signIn(page, env, analyst);
+    await signInWithTotp(page, env.baseUrl, analyst);
     await page.goto(`${env.baseUrl}/screening`);
     await screenshot(page, '10-screening-list');
     await page.locator(`a[href="/screening/${matchId}"]`).first().click();
@@ -77,7 +65,7 @@ describe('browser: resolving a screening match with four eyes', function () {
 
     const ctxB = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome' });
     const pageB = await ctxB.newPage();
-    await signIn(pageB, env, co);
+    await signInWithTotp(pageB, env.baseUrl, co);
     await pageB.goto(`${env.baseUrl}/screening/${matchId}`);
     await pageB.locator('#form-risolvi [name="motivazione"]').fill('Confermo: omonimia, dati anagrafici incompatibili.');
     await pageB.locator('#form-risolvi button[type=submit]').click();

@@ -2,6 +2,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/config';
+import { nextTotpCode } from './totp';
 
 export const artifactsDir = join(projectRoot, 'test-artifacts', 'screenshots');
 
@@ -34,4 +35,16 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+/** Signs a user with TOTP already enrolled in through the pages: password, then the current code. */
+export async function signInWithTotp(page: Page, baseUrl: string, user: { username: string; password: string; totpSecret: string }): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Nome utente').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL(/\/totp\/verify/);
+  await page.locator('form input[name="code"]').fill(nextTotpCode(user.totpSecret));
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/totp'));
 }

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { temporalTestServerPath } from '../../temporal/binaries';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startTimeSkippingEnv } from '../helpers/time-skipping';
+import { Worker } from '@temporalio/worker';
 import { workflowsPath } from '../../temporal/bundle';
-import { searchAttributeDefinitions } from '../../temporal/search-attributes';
 import {
   CASE_WORKFLOW_TYPE, caseStateQuery, caseTransitionUpdate, createCaseUpdate, caseWorkflowId,
   type CaseCreation, type CaseOverdue, type CaseProjection, type CaseWorkflowInput,
@@ -26,18 +25,7 @@ describe('case SLA timer (time-skipping server)', function () {
     async markCaseOverdue(p: CaseOverdue) { calls.overdue.push(p); return { notified: 1 }; },
   };
 
-  before(async () => {
-    // Keep the worker quiet; in a full run another file may have installed the runtime already.
-    try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed */ }
-    env = await TestWorkflowEnvironment.createTimeSkipping({
-      server: { executable: { type: 'existing-path', path: temporalTestServerPath() } },
-    });
-    // The time-skipping server knows only the search attributes it is told about.
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(Object.keys(searchAttributeDefinitions).map((k) => [k, 2 /* KEYWORD */])),
-    }).catch(() => undefined);
-  });
+  before(async () => { env = await startTimeSkippingEnv(); });
   after(async () => { await env?.teardown(); });
 
   async function startCase(worker: Worker, taskQueue: string, caseId: string, slaDays: number) {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { temporalTestServerPath } from '../../temporal/binaries';
-import { searchAttributeDefinitions } from '../../temporal/search-attributes';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startTimeSkippingEnv } from '../helpers/time-skipping';
+import { Worker } from '@temporalio/worker';
 import {
   createCeremonyUpdate, ESIGN_WORKFLOW_TYPE, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
   type EsignCreation, type EsignOtpCheck, type EsignStep, type EsignWorkflowInput,
@@ -37,14 +36,7 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
   };
   const workflowsPath = join(import.meta.dirname, 'fixtures', 'esign-parent.workflows.ts');
 
-  before(async () => {
-    try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed */ }
-    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(Object.keys(searchAttributeDefinitions).map((k) => [k, 2 /* KEYWORD */])),
-    }).catch(() => undefined);
-  });
+  before(async () => { env = await startTimeSkippingEnv(); });
   after(async () => { await env?.teardown(); });
 
   async function startCeremony(taskQueue: string, id: string, parentWorkflowId?: string) {

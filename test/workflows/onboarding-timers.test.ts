@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { temporalTestServerPath } from '../../temporal/binaries';
-import { searchAttributeDefinitions } from '../../temporal/search-attributes';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startTimeSkippingEnv } from '../helpers/time-skipping';
+import { Worker } from '@temporalio/worker';
 import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
 import { esignStateQuery, esignTransitionUpdate, esignWorkflowId } from '../../workflows/esign/esign.contract';
 import type { MachineActor } from '../../workflows/lib/machine';
@@ -95,14 +94,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
   const workflowsPath = join(import.meta.dirname, 'fixtures', 'onboarding.workflows.ts');
   const of = (caseId: string) => calls.transitions.filter((t) => t.caseId === caseId).map((t) => `${t.action}:${t.to}`);
 
-  before(async () => {
-    try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed */ }
-    env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
-    await env.connection.operatorService.addSearchAttributes({
-      namespace: env.namespace ?? 'default',
-      searchAttributes: Object.fromEntries(Object.keys(searchAttributeDefinitions).map((k) => [k, 2 /* KEYWORD */])),
-    }).catch(() => undefined);
-  });
+  before(async () => { env = await startTimeSkippingEnv(); });
   beforeEach(() => { risk = lowRisk; });
   after(async () => { await env?.teardown(); });
 
