@@ -187,6 +187,34 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
     });
   });
 
+  it('a declarations ceremony that ends unsigned leaves the case submitted; complete-submission starts a fresh one', async () => {
+    const taskQueue = 'onb-resign';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const c = await startCase(taskQueue);
+      const submitted = await c.act('submit');
+      const first = submitted.declarations!.ceremonyId;
+      // Three wrong codes lock the ceremony (its 24 h expiry is covered by the e-sign timer tests).
+      const ceremony = env.client.workflow.getHandle(esignWorkflowId(AZ, first));
+      for (const action of ['terms', 'present'] as const) await ceremony.executeUpdate(esignTransitionUpdate, { args: [{ action, actor: signer, client }] });
+      for (let i = 0; i < 3; i++) await ceremony.executeUpdate(esignTransitionUpdate, { args: [{ action: 'sign', actor: signer, client, otp: '000000' }] });
+      assert.equal((await ceremony.result()).status, 'locked');
+      const declarations = async () => (await c.h.query(onboardingStateQuery)).declarations?.status;
+      for (let i = 0; i < 100 && (await declarations()) !== 'ended'; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(await declarations(), 'ended');
+      assert.equal(await c.status(), 'submitted', 'an unsigned ceremony does not move the case');
+
+      const again = await c.act('complete-submission');
+      assert.equal(again.status, 'submitted');
+      assert.equal(again.declarations?.status, 'active');
+      assert.notEqual(again.declarations?.ceremonyId, first);
+      await signCeremony(again.declarations!.ceremonyId);
+      for (let i = 0; i < 100 && (await c.status()) !== 'in_review'; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(await c.status(), 'in_review');
+      assert.deepEqual(of(c.caseId), ['submit:submitted', 'complete-submission:in_review']);
+    });
+  });
+
   it('a high-risk case needs a second, different compliance officer; approval starts the periodic review', async () => {
     const taskQueue = 'onb-approve';
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
