@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { verifyAuditChain } from '../../src/domains/audit/audit.chain';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
+import { caseInReview, waitForStatus } from '../helpers/onboarding';
 
 const SHARED = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
 const UN_PERSON: Record<string, string> = { nome: 'Eric Badege', tipo: 'person', data_nascita: '1971', nazionalita: 'CD' };
 const WALLET = '0x4F47BC496083C727C5FBE3CE9CDF2B0F6496270C';
+/** An onboarding submission is screened against the same lists (UN and OFAC crypto from ../shared/data). */
+const UN_LISTED_OWNER = { nome: 'Eric', cognome: 'Badege', data_nascita: '1971-01-01', nazionalita: 'CD', paese_residenza: 'CD', luogo_nascita: 'Goma' };
 
 describe('screening API', function () {
   this.timeout(180_000);
@@ -259,5 +262,39 @@ describe('screening API', function () {
     assert.ok(d.body.last_import);
     const v = await verifyAuditChain(env.ownerDb, tenant);
     assert.equal(v.ok, true);
+  });
+
+  describe('onboarding submission', () => {
+    it('a listed owner and a sanctioned wallet: hits with scores, high risk, matches to resolve, four eyes', async () => {
+      const c = await caseInReview(env, tenant, {
+        secondOwner: UN_LISTED_OWNER,
+        wallets: [{ rete: 'ETH', indirizzo: WALLET, tipo: 'custodial', vasp_nome: 'Exchange Esempio S.p.A.', volume_annuo_eur: '500' }],
+      });
+      const d = await analyst.get(`/api/v1/admin/onboarding/cases/${c.caseId}`);
+      assert.equal(d.status, 200, d.text);
+      const soggetti = d.body.screening.soggetti as { nome: string; hits: { score: number; list_name?: string }[] }[];
+      const listed = soggetti.find((s) => /badege/i.test(s.nome));
+      assert.ok(listed, `the listed owner was screened: ${JSON.stringify(soggetti.map((s) => s.nome))}`);
+      assert.ok(listed.hits.length > 0 && listed.hits[0]!.score >= 0.85, JSON.stringify(listed.hits[0]));
+      for (const s of soggetti.filter((x) => x !== listed)) assert.deepEqual(s.hits, [], `${s.nome} is on no list`);
+
+      const wallet = d.body.wallets[0];
+      assert.ok(JSON.stringify(wallet.screening).includes('true'), `the wallet hit: ${JSON.stringify(wallet.screening)}`);
+      assert.equal(d.body.risk_classe, 'alto');
+      const codes = (d.body.risk.fattori as { codice: string }[]).map((f) => f.codice);
+      assert.ok(codes.includes('screening') && codes.includes('wallet_sanzionato'), codes.join(','));
+
+      // The hit is a screening match of the tenant, to be resolved in the screening console.
+      const subjects = await env.ownerDb('screening_subjects').where({ cod_azienda: tenant }).whereLike('cod_anagrafe', `onboarding:${c.caseId}:%`);
+      const matches = await env.ownerDb('screening_matches').whereIn('subject_id', subjects.map((x: { id: string }) => x.id));
+      assert.ok(matches.length >= 1, 'the listed owner has a match in the screening console');
+
+      // The sanctioned wallet cannot be verified into the relationship: the reviewer revokes it, then the first approval asks for a second one.
+      const revoke = await analyst.post(`/api/v1/admin/onboarding/cases/${c.caseId}/wallets/${wallet.id}/revoke`, { reason: 'Indirizzo nella lista OFAC' });
+      assert.equal(revoke.status, 200, revoke.text);
+      const first = await analyst.post(`/api/v1/admin/onboarding/cases/${c.caseId}/approve`, { note: 'Titolare effettivo da verificare con il responsabile' });
+      assert.equal(first.status, 200, first.text);
+      await waitForStatus(env, c, 'pending_second_approval');
+    });
   });
 });

@@ -70,6 +70,8 @@ export interface CaseSpec {
   denominazione?: string;
   /** The second beneficial owner is a politically exposed person (high risk: four eyes). */
   pepOwner?: boolean;
+  /** Fields that replace the second beneficial owner's (a listed person, for screening tests). */
+  secondOwner?: Record<string, unknown>;
   /** Wallet inputs as the applicant gives them (walletInputSchema); any wallet brings the travel-rule declaration. */
   wallets?: Record<string, unknown>[];
 }
@@ -103,7 +105,7 @@ export async function completeDraft(env: TestEnv, codAzienda: string, spec: Case
     titolari: [
       { nome: 'Marco', cognome: 'Verdi', data_nascita: '1975-05-10', luogo_nascita: 'Bergamo', nazionalita: 'IT', paese_residenza: 'IT', percentuale: 60, tipo_controllo: 'proprieta_diretta', pep: false },
       { nome: 'Anna', cognome: 'Neri', data_nascita: '1982-09-20', luogo_nascita: 'Brescia', nazionalita: 'IT', paese_residenza: 'IT', percentuale: 40, tipo_controllo: 'proprieta_diretta',
-        pep: !!spec.pepOwner, ...(spec.pepOwner ? { pep_dettaglio: 'Assessore regionale al bilancio' } : {}) },
+        pep: !!spec.pepOwner, ...(spec.pepOwner ? { pep_dettaglio: 'Assessore regionale al bilancio' } : {}), ...spec.secondOwner },
     ],
   });
   const owners = (Array.isArray(row.ubo) ? row.ubo : (row.ubo as { titolari?: { id?: string }[] }).titolari ?? []) as { id?: string }[];
