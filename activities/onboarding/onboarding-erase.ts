@@ -1,19 +1,25 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import type { DocumentStore } from '../../src/domains/onboarding/document-store';
-import type { OnboardingStep } from '../../workflows/onboarding/onboarding.contract';
+import { ONBOARDING_FAILURES, type OnboardingStep } from '../../workflows/onboarding/onboarding.contract';
 import { screeningKeyPrefix } from './onboarding-screening';
 import { auditCase, json, lockCase, removeUnreferencedBlobs, tx } from './onboarding.tx';
 
 /**
- * GDPR erasure of a case never submitted (art. 17 GDPR; no AML retention applies yet):
+ * GDPR erasure of a case never submitted (art. 17 GDPR; no AML retention applies yet),
+ * asked by the applicant (`erased`) or done when an untouched draft expires (`expired`:
+ * nothing was submitted, so nothing justifies keeping what was typed; art. 5(1)(e)):
  * documents with their files, wallets, links, sessions, screening subjects of the case,
  * the personal content of its signing ceremonies, and every personal field of the case
  * row. The row itself stays, blank, as the trace that an erasure happened.
  */
-export async function eraseCase(db: Knex, store: DocumentStore, p: OnboardingStep): Promise<void> {
+export async function eraseCase(db: Knex, store: DocumentStore, p: OnboardingStep, to: 'erased' | 'expired' = 'erased'): Promise<void> {
   const shas = await tx(db, p, async (trx) => {
     const row = await lockCase(trx, p.caseId);
-    if (row.stato === 'erased') return [] as string[];
+    if (row.erased_at) return [] as string[];
+    if (row.submitted_at) {
+      throw ApplicationFailure.create({ type: ONBOARDING_FAILURES.conflict, nonRetryable: true, message: `case ${p.caseId} was submitted: its data are kept for the AML retention period` });
+    }
     const docs: { sha256: string }[] = await trx('onboarding_documents').where({ case_id: p.caseId }).select('sha256');
     await trx('onboarding_documents').where({ case_id: p.caseId }).delete();
     const wallets = await trx('onboarding_wallets').where({ case_id: p.caseId }).delete();
@@ -36,13 +42,13 @@ export async function eraseCase(db: Knex, store: DocumentStore, p: OnboardingSte
 
     const now = new Date();
     await trx('onboarding_cases').where({ id: p.caseId }).update({
-      stato: 'erased', erased_at: now, updated_at: now, email: null,
+      stato: to, erased_at: now, updated_at: now, email: null,
       anagrafe: json({}), ubo: json([]), cdd_answers: json({}), cdd_schema_version: null, countries: json([]), travel_rule: json({}),
       validation: null, screening: null, risk: null, risk_score: null, risk_classe: null, pep: null,
       info_request_message: null, rejection_reason: null,
     });
-    await auditCase(trx, p, 'erase', {
-      from: row.stato, to: 'erased', documents: docs.length, wallets, screening_subjects: subjectIds.length, ceremonies,
+    await auditCase(trx, p, to === 'erased' ? 'erase' : 'purge', {
+      from: row.stato, to, documents: docs.length, wallets, screening_subjects: subjectIds.length, ceremonies,
     });
     return docs.map((d) => d.sha256);
   });

@@ -202,6 +202,11 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
       await eraseCase(db, store, p);
     },
 
+    /** An idle draft that expired: its personal data go, the blank row stays as the trace. */
+    async purgeExpiredDraft(p: OnboardingStep): Promise<void> {
+      await eraseCase(db, store, p, 'expired');
+    },
+
     async markCddReviewDue(p: { codAzienda: string; reviewId: string; codAnagrafe: string }): Promise<void> {
       await tx(db, { codAzienda: p.codAzienda, actor: { username: 'system' } }, async (trx) => {
         const review = await trx('cdd_reviews').where({ id: p.reviewId }).forUpdate().first();

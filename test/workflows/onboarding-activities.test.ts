@@ -271,6 +271,28 @@ describe('onboarding activities', function () {
     assert.equal((await verifyAuditChain(db, tenant)).ok, true);
   });
 
+  it('purges an expired draft but keeps it expired, and refuses to purge a submitted case', async () => {
+    const tenant = await env.createTenant();
+    const { caseId, step, edit, upload } = await newCase(tenant, 'abbandonata@example.test');
+    await edit({ kind: 'section', section: 'subject_type', data: { subject_type: 'persona_fisica' } });
+    await edit({ kind: 'section', section: 'anagrafe', data: { nome: 'Lucia', cognome: 'Gialli' } });
+    const doc = await upload('documento_identita', 'soggetto');
+    await acts.recordOnboardingTransition({ ...step(), action: 'expire', from: 'draft', to: 'expired', extra: { reason: 'draft_idle', days: 30 } });
+    await acts.purgeExpiredDraft(step());
+    const row = await env.ownerDb('onboarding_cases').where({ id: caseId }).first();
+    assert.equal(row.stato, 'expired');
+    assert.ok(row.erased_at);
+    assert.equal(row.email, null);
+    assert.deepEqual(row.anagrafe, {});
+    assert.equal(await blobExists(tenant, doc.sha256), false);
+    assert.equal((await env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_id: caseId, action: 'onboarding.purge' })).length, 1);
+
+    const kept = await newCase(tenant, 'inviata@example.test');
+    await env.ownerDb('onboarding_cases').where({ id: kept.caseId }).update({ submitted_at: new Date() });
+    await assert.rejects(acts.purgeExpiredDraft(kept.step()), /AML retention/);
+    assert.equal((await env.ownerDb('onboarding_cases').where({ id: kept.caseId }).first()).email, 'inviata@example.test');
+  });
+
   it('marks a periodic review due once and tells the compliance officers', async () => {
     const tenant = await env.createTenant();
     await env.createUser({ tenant, roles: ['co'] });

@@ -52,6 +52,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
     notified: [] as { caseId: string; event: string }[],
     materialised: [] as { caseId: string; firstApprover: string | null; actor: string }[],
     reviewsDue: [] as string[],
+    purged: [] as string[],
   };
   const lowRisk: RiskResult = { score: 5, classe: 'basso', fattori: [], pep: false, screeningMatches: 0, walletHits: 0, secondApprovalRequired: false, modello: 'test' };
   const activities = {
@@ -82,6 +83,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
       return { codAnagrafe: 'ANA-000001', reviewId: `rev-${p.caseId}`, reviewDueAt: new Date(Number(await env.currentTimeMs()) + 365 * DAY).toISOString() };
     },
     async eraseOnboardingCase() {},
+    async purgeExpiredDraft(p: OnboardingStep) { calls.purged.push(p.caseId); },
     async markCddReviewDue(p: { reviewId: string }) { calls.reviewsDue.push(p.reviewId); },
     // e-signature ceremony (the child)
     async createEsignProjection() {},
@@ -159,6 +161,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
       assert.deepEqual(calls.transitions.filter((t) => t.caseId === c.caseId), [
         { caseId: c.caseId, action: 'expire', from: 'draft', to: 'expired', extra: { reason: 'draft_idle', days: 30 } },
       ]);
+      assert.deepEqual(calls.purged.filter((id) => id === c.caseId), [c.caseId], 'a never-submitted draft is purged when it expires');
     });
   });
 
@@ -184,6 +187,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
       assert.equal((await c.h.result()).status, 'expired');
       assert.deepEqual(of(c.caseId), ['submit:submitted', 'complete-submission:in_review', 'request-info:info_requested', 'expire:expired']);
       assert.deepEqual(calls.transitions.find((t) => t.caseId === c.caseId && t.action === 'expire')!.extra, { reason: 'info_request_unanswered', days: 30 });
+      assert.ok(!calls.purged.includes(c.caseId), 'a submitted case keeps its data (AML retention)');
     });
   });
 

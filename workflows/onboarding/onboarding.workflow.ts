@@ -264,8 +264,10 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     }
   });
 
-  await timers(input, state, serial, async (action, to, extra) => moveTo(action, to, SYSTEM, extra), async () => {
-    await acts.sendOnboardingLink({ ...step(SYSTEM), purpose: 'reminder' });
+  await timers(input, state, serial, {
+    expire: (extra) => moveTo('expire', 'expired', SYSTEM, extra),
+    purge: () => acts.purgeExpiredDraft(step(SYSTEM)),
+    remind: () => acts.sendOnboardingLink({ ...step(SYSTEM), purpose: 'reminder' }),
   });
   await condition(allHandlersFinished);
   return state;
@@ -277,7 +279,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
  */
 async function timers(
   input: OnboardingWorkflowInput, state: OnboardingWorkflowState, serial: ReturnType<typeof createSerialQueue>,
-  expire: (action: string, to: OnboardingStatus, extra: Record<string, unknown>) => Promise<void>, remind: () => Promise<void>,
+  on: { expire: (extra: Record<string, unknown>) => Promise<void>; purge: () => Promise<void>; remind: () => Promise<void> },
 ) {
   const s = input.settings;
   while (!isFinal(onboardingMachine, state.status)) {
@@ -287,15 +289,17 @@ async function timers(
     let onDue: (() => Promise<void>) | null = null;
     if (state.status === 'draft') {
       due = addDays(new Date(state.lastEditAt), s.draftIdleDays);
-      onDue = () => expire('expire', 'expired', { reason: 'draft_idle', days: s.draftIdleDays });
+      // Never submitted: nothing obliges keeping what was typed, so it goes with the expiry.
+      onDue = async () => { await on.expire({ reason: 'draft_idle', days: s.draftIdleDays }); await on.purge(); };
     } else if (state.status === 'info_requested' && state.infoRequestedAt) {
       const asked = new Date(state.infoRequestedAt);
       if (!state.reminderSent) {
         due = addDays(asked, s.infoReminderDays);
-        onDue = async () => { await remind(); state.reminderSent = true; };
+        onDue = async () => { await on.remind(); state.reminderSent = true; };
       } else {
         due = addDays(asked, s.infoExpiryDays);
-        onDue = () => expire('expire', 'expired', { reason: 'info_request_unanswered', days: s.infoExpiryDays });
+        // Submitted once: the data are CDD records under the AML retention, and stay.
+        onDue = () => on.expire({ reason: 'info_request_unanswered', days: s.infoExpiryDays });
       }
     }
     if (!due || !onDue) {
