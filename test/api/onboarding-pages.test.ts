@@ -68,6 +68,21 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     await start();
   });
 
+  it('limits how many cases one address may open (each is a workflow and a row)', async () => {
+    await start();
+    const keys = () => env.ownerDb('login_throttle').whereLike('key', 'onboarding-start:ip:%');
+    try {
+      await keys().update({ failures: 30 });
+      const c = env.client();
+      const r = await c.submitForm('/onboarding/', { email: uniqueEmail(), privacy: 'true', azienda: tenant }, `/onboarding/?azienda=${tenant}`);
+      assert.equal(r.status, 429, r.text);
+      assert.match(r.text, /Troppe richieste di apertura/);
+      assert.equal(c.cookie('cp_onb'), undefined, 'no case, no session');
+    } finally {
+      await keys().delete();
+    }
+  });
+
   it('walks a natural person through every step without JavaScript, skipping the company steps, then submit and signature', async () => {
     const { c, email } = await start();
     let r = await c.get('/onboarding/step/0', html);

@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { withPlatform, withTenant } from '../../db/tenant';
+import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import type { AppState } from '../../http/context';
 import { forbidden, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
@@ -13,6 +13,7 @@ import { appendAudit } from '../audit/audit.chain';
 import type { Role } from '../auth/roles';
 import { createCustomerSession } from './onboarding.session';
 import { resumeUrl, signMagicLink, verifyMagicLink, type LinkPurpose } from './onboarding.tokens';
+import { countRequest } from './request-limit';
 
 type Ctx = Koa.ParameterizedContext<AppState>;
 
@@ -25,34 +26,13 @@ export const PUBLIC_LINK_ANSWER = {
 } as const;
 
 /**
- * Requests for links are counted per e-mail and per address (table login_throttle, own
- * keys): the answer never depends on whether a case exists, so the limit is the only
- * thing that stops a mailbox from being flooded.
+ * Requests for links are counted per e-mail and per address: the answer never depends on
+ * whether a case exists, so the limit is the only thing that stops a mailbox from being flooded.
  */
-const LINK_POLICIES = [
-  { key: (s: { email: string }) => `magic-link:email:${s.email.trim().toLowerCase()}`, max: 5, windowMinutes: 15 },
-  { key: (s: { ip: string }) => `magic-link:ip:${s.ip}`, max: 60, windowMinutes: 15 },
-];
-
-async function countLinkRequest(db: Knex, s: { email: string; ip: string }): Promise<number> {
-  return withPlatform(db, null, async (trx) => {
-    let retry = 0;
-    for (const p of LINK_POLICIES) {
-      const key = p.key(s);
-      const { rows } = await trx.raw(
-        `insert into login_throttle (key, failures, window_start, blocked_until) values (?, 1, now(), null)
-         on conflict (key) do update set
-           failures = case when login_throttle.window_start < now() - make_interval(mins => ?) then 1 else login_throttle.failures + 1 end,
-           window_start = case when login_throttle.window_start < now() - make_interval(mins => ?) then now() else login_throttle.window_start end
-         returning failures, window_start`,
-        [key, p.windowMinutes, p.windowMinutes],
-      );
-      const r = rows[0] as { failures: number; window_start: Date } | undefined;
-      if (r && r.failures > p.max) retry = Math.max(retry, Math.ceil((new Date(r.window_start).getTime() + p.windowMinutes * 60_000 - Date.now()) / 1000));
-    }
-    return Math.max(0, retry);
-  });
-}
+const countLinkRequest = (db: Knex, s: { email: string; ip: string }) => countRequest(db, [
+  { key: `magic-link:email:${s.email.trim().toLowerCase()}`, max: 5, windowMinutes: 15 },
+  { key: `magic-link:ip:${s.ip}`, max: 60, windowMinutes: 15 },
+]);
 
 async function newLink(deps: Deps, trx: Knex.Transaction, p: { caseId: string; codAzienda: string; purpose: LinkPurpose }) {
   const ttlHours = await getSetting(trx, 'onboarding.link_ttl_hours', p.codAzienda);

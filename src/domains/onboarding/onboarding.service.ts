@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import type { AppState } from '../../http/context';
-import { conflict, HttpError, invalidTransition, notFound, ValidationError, type FieldError } from '../../http/errors';
+import { conflict, HttpError, invalidTransition, notFound, tooManyRequests, ValidationError, type FieldError } from '../../http/errors';
 import { allowedActions } from '../../../workflows/lib/machine';
 import type {
   DocumentMeta, DraftSection, OnboardingWorkflowState, SubjectType, WalletInput,
@@ -22,6 +22,7 @@ import { createCustomerSession, endCustomerSession, requireCustomerCase } from '
 import { onboardingEsignToken } from './onboarding.tokens';
 import { uboOwners } from './onboarding.validation';
 import { verifyWalletProof } from './wallet-proof';
+import { countRequest } from './request-limit';
 
 export { issueMagicLink, resumeWithToken, type ResumeResult } from './onboarding.links';
 
@@ -343,6 +344,9 @@ export async function startCase(deps: Deps, ctx: Ctx, input: StartCaseInput): Pr
   });
   if (!s) throw notFound('Modulo di onboarding');
   if (!s.pubblico) throw new HttpError(403, 'ONBOARDING_CLOSED', 'Onboarding non disponibile', 'Al momento non è possibile aprire nuove pratiche online');
+  // Each case is a workflow and a row: a public form that creates them is limited per address.
+  const wait = await countRequest(deps.db, [{ key: `onboarding-start:ip:${ctx.ip}`, max: 30, windowMinutes: 15 }]);
+  if (wait) throw tooManyRequests('Troppe richieste di apertura da questo indirizzo: riprova più tardi', wait);
   const r = await startOnboarding(await onboardingTemporal(deps), {
     codAzienda, data: { email: input.email, canale: 'online', subjectType: input.subject_type ?? null },
     settings: { draftIdleDays: s.draftIdleDays, infoReminderDays: s.infoReminderDays, infoExpiryDays: s.infoExpiryDays },
