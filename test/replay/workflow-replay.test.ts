@@ -7,22 +7,25 @@ import { loadHistory } from './load-history';
 
 const dir = join(import.meta.dirname, 'histories');
 
-/** Recorded case histories must replay on today's code: a non-deterministic change fails here. */
-describe('case workflow replay', function () {
+/**
+ * Recorded histories (cases, onboarding, e-sign ceremonies) must replay on today's code:
+ * a non-deterministic change fails here. The record-*.ts scripts beside this file make them.
+ */
+describe('workflow replay', function () {
   this.timeout(120_000);
   before(() => {
     try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed by another file */ }
   });
-  const files = readdirSync(dir).filter((f) => f.startsWith('case-') && f.endsWith('.json'));
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
-  it('has recorded histories to replay', () => {
-    assert.ok(files.length > 0);
+  it('has recorded histories of every kind to replay', () => {
+    for (const kind of ['case-', 'onboarding-', 'esign-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
   });
 
-  it('replays every recorded case history without non-determinism', async () => {
+  it('replays every recorded history without non-determinism', async () => {
     const histories = files.map((f) => ({ workflowId: f, history: loadHistory(join(dir, f)) }));
     let replayed = 0;
-    for await (const r of Worker.runReplayHistories({ workflowsPath, replayName: 'case-replay' }, histories)) {
+    for await (const r of Worker.runReplayHistories({ workflowsPath, replayName: 'history-replay' }, histories)) {
       assert.equal(r.error, undefined, `${r.workflowId}: ${r.error}`);
       replayed++;
     }
