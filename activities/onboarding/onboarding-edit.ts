@@ -28,10 +28,17 @@ export function walletSummary(w: { id: string; stato?: string; tipo: string; vol
 
 /**
  * Owners keep the id they were given (documents refer to it); a new owner gets one derived
- * from the edit's idempotency key, so a retried edit assigns the same ids.
+ * from the edit's idempotency key, so a retried edit assigns the same ids. An id sent twice
+ * stays with its first owner only: two owners sharing an id would share one identity
+ * document, and each owner's own document would no longer be required.
  */
 function withOwnerIds(data: unknown, seed: string): Record<string, unknown>[] {
-  return uboOwners(data).filter((o) => o && typeof o === 'object').map((o, i) => ({ ...o, id: isUuid(o.id) ? o.id : derivedUuid(`${seed}:ubo:${i}`) }));
+  const seen = new Set<string>();
+  return uboOwners(data).filter((o) => o && typeof o === 'object').map((o, i) => {
+    const id = isUuid(o.id) && !seen.has(o.id.toLowerCase()) ? o.id : derivedUuid(`${seed}:ubo:${i}`);
+    seen.add(id.toLowerCase());
+    return { ...o, id };
+  });
 }
 
 function sectionUpdate(e: Section, seed: string): Record<string, unknown> {

@@ -162,6 +162,10 @@ describe('onboarding admin review API', function () {
     assert.match(attachmentDisposition('Visura società.pdf', 'application/pdf'), /filename="Visura societa\.pdf"; filename\*=UTF-8''Visura%20societ%C3%A0\.pdf$/);
     assert.match(attachmentDisposition('foto.jpeg', 'image/jpeg'), /filename="foto\.jpeg"/);
     assert.match(attachmentDisposition('', 'image/png'), /filename="documento\.png"/);
+    // Full-width forms become '"', '\\' and ';' under NFKD; a bidi override disguises the extension.
+    const wide = attachmentDisposition('ａ＂; filename＝x.html＼\u202efdp.pdf', 'application/pdf');
+    assert.match(wide, /^attachment; filename="[^"\\;]*"; filename\*=UTF-8''[^"\s;]+$/, wide);
+    assert.doesNotMatch(wide, /%E2%80%AE/, wide);
   });
 
   it('answers 409 with the allowed actions for a transition the state does not allow', async () => {

@@ -220,10 +220,12 @@ const EXTENSIONS: Record<string, string[]> = { 'application/pdf': ['pdf'], 'imag
  */
 export function attachmentDisposition(name: string, mime: string): string {
   const exts = EXTENSIONS[mime] ?? [];
+  // Format characters (bidi overrides such as U+202E) would show a name other than the real one.
   // eslint-disable-next-line no-control-regex
-  let base = name.normalize('NFC').replace(/[\u0000-\u001f\u007f"\\/:*?<>|]+/g, '_').replace(/^[.\s]+/, '').trim().slice(0, 120) || 'documento';
+  let base = name.normalize('NFC').replace(/[\p{Cc}\p{Cf}]/gu, '').replace(/[\u0000-\u001f\u007f"\\/:*?<>|]+/g, '_').replace(/^[.\s]+/, '').trim().slice(0, 120) || 'documento';
   if (exts.length && !exts.some((e) => base.toLowerCase().endsWith(`.${e}`))) base = `${base}.${exts[0]}`;
-  const ascii = base.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/[%;]/g, '_') || `documento.${exts[0] ?? 'bin'}`;
+  // NFKD turns full-width forms into ASCII ('＂' into '"', '＼' into '\'): the quoted fallback is cleaned after it.
+  const ascii = base.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\/:*?<>|%;]/g, '_').replace(/^[.\s]+/, '') || `documento.${exts[0] ?? 'bin'}`;
   const encoded = encodeURIComponent(base).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

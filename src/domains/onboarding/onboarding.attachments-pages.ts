@@ -29,7 +29,8 @@ const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 export function registerOnboardingAttachmentPages(router: Router<AppState>, { deps, views }: AppServices) {
   const { editable } = pageHelpers(deps, views);
   const renderStep = stepRenderer(deps, views);
-  const single = multer({ storage: multer.memoryStorage(), limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 2000 } }).single('file');
+  // The file's name comes as raw UTF-8 from browsers, not in multer's default Latin-1.
+  const single = multer({ storage: multer.memoryStorage(), defParamCharset: 'utf8', limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 2000 } }).single('file');
 
   const reload = async (l: Loaded): Promise<Loaded> => {
     const b = await loadCaseBundle(deps, l.row);
