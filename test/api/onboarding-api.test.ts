@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { walletProofMessage } from '../../src/domains/onboarding/wallet-proof';
 import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
+import { provenEthWallet } from '../helpers/onboarding';
 import { eventually, JPEG, linkToken, openCase, PDF, personaFisica, PNG, uniqueEmail } from './onboarding-fixtures';
 
 const ETH_DOC = { indirizzo: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', messaggio: 'Some data',
@@ -439,24 +441,39 @@ describe('onboarding applicant API', function () {
   describe('wallets', () => {
     let c: TestClient;
     let base: string;
-    before(async () => ({ client: c, base } = await openCase(env, tenant, { subjectType: 'persona_fisica' })));
+    let caseId: string;
+    let proved: ReturnType<typeof provenEthWallet>;
+    before(async () => ({ client: c, base, caseId } = await openCase(env, tenant, { subjectType: 'persona_fisica' })));
 
-    it('verifies an Ethereum personal_sign proof and stores it as verified', async () => {
-      const r = await c.post(`${base}/wallets`, {
-        rete: 'ETH', indirizzo: ETH_DOC.indirizzo, tipo: 'self_hosted', volume_annuo_eur: 5000,
-        prova: { metodo: 'firma_messaggio', messaggio: ETH_DOC.messaggio, firma: ETH_DOC.firma },
-      });
+    it('verifies an Ethereum personal_sign proof of the case\'s own message and stores it as verified', async () => {
+      proved = provenEthWallet(caseId, tenant);
+      const r = await c.post(`${base}/wallets`, proved);
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.prova.verificata, true);
       assert.equal(r.body.stato, 'pending');
       assert.equal(r.body.volume_annuo_eur, 5000);
     });
 
+    it('refuses a valid signature over any other text (a published one proves nothing here): 422 on prova.messaggio with the text to sign', async () => {
+      const r = await c.post(`${base}/wallets`, {
+        rete: 'ETH', indirizzo: ETH_DOC.indirizzo, tipo: 'self_hosted', volume_annuo_eur: 5000,
+        prova: { metodo: 'firma_messaggio', messaggio: ETH_DOC.messaggio, firma: ETH_DOC.firma },
+      });
+      assert.equal(r.status, 422, r.text);
+      assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path), ['prova.messaggio']);
+      assert.ok(r.body.errors[0].message.includes(walletProofMessage(caseId, tenant, 'ETH', ETH_DOC.indirizzo)), r.body.errors[0].message);
+      // Another case's message, signed by the right key, is refused too.
+      const elsewhere = provenEthWallet('00000000-0000-4000-8000-000000000000', tenant);
+      assert.equal((await c.post(`${base}/wallets`, elsewhere)).status, 422);
+      assert.ok(!(await c.get(base)).body.wallets.some((w: { indirizzo: string }) => w.indirizzo.toLowerCase() === ETH_DOC.indirizzo.toLowerCase()));
+    });
+
     it('refuses a signature that does not match the address: 422 on prova.firma, nothing stored', async () => {
       const before = (await c.get(base)).body.wallets.length;
+      const indirizzo = '0x0000000000000000000000000000000000000001';
       const r = await c.post(`${base}/wallets`, {
-        rete: 'ERC20', indirizzo: '0x0000000000000000000000000000000000000001', tipo: 'self_hosted', volume_annuo_eur: 5000,
-        prova: { metodo: 'firma_messaggio', messaggio: ETH_DOC.messaggio, firma: ETH_DOC.firma },
+        rete: 'ERC20', indirizzo, tipo: 'self_hosted', volume_annuo_eur: 5000,
+        prova: { metodo: 'firma_messaggio', messaggio: walletProofMessage(caseId, tenant, 'ERC20', indirizzo), firma: ETH_DOC.firma },
       });
       assert.equal(r.status, 422);
       assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path), ['prova.firma']);
@@ -464,9 +481,10 @@ describe('onboarding applicant API', function () {
     });
 
     it('stores a chain it cannot check with verificata null, and a custodial wallet without proof', async () => {
+      const trx = 'TJ9mRAhHq4uK6sBz3c1bBv1QGxZ2Yt4jE7';
       let r = await c.post(`${base}/wallets`, {
-        rete: 'TRX', indirizzo: 'TJ9mRAhHq4uK6sBz3c1bBv1QGxZ2Yt4jE7', tipo: 'self_hosted', volume_annuo_eur: 2000,
-        prova: { metodo: 'firma_messaggio', messaggio: 'prova', firma: 'abcdef' },
+        rete: 'TRX', indirizzo: trx, tipo: 'self_hosted', volume_annuo_eur: 2000,
+        prova: { metodo: 'firma_messaggio', messaggio: walletProofMessage(caseId, tenant, 'TRX', trx), firma: 'abcdef' },
       });
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.prova.verificata, null);
@@ -487,7 +505,7 @@ describe('onboarding applicant API', function () {
       assert.equal(r.body.errors[0].path, 'indirizzo');
       r = await c.post(`${base}/wallets`, { rete: 'BTC', indirizzo: 'bc1notreallyanaddress0000', tipo: 'self_hosted' });
       assert.equal(r.status, 422);
-      r = await c.post(`${base}/wallets`, { rete: 'ETH', indirizzo: ETH_DOC.indirizzo.toLowerCase(), tipo: 'self_hosted' });
+      r = await c.post(`${base}/wallets`, { rete: 'ETH', indirizzo: proved.indirizzo.toUpperCase().replace(/^0X/, '0x'), tipo: 'self_hosted' });
       assert.equal(r.status, 422);
       assert.match(r.body.errors[0].message, /già stato indicato/);
       r = await c.post(`${base}/wallets`, { rete: 'ETH', indirizzo: '0x1111111111111111111111111111111111111111', tipo: 'custodial' });

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { provenEthWallet } from '../helpers/onboarding';
 import { completeCddAnswers, eventually, openCase, PDF, personaFisica, signCeremony } from './onboarding-fixtures';
 
-const ETH = { rete: 'ETH', indirizzo: '0x2c7536E3605D9C16a7a3D7b1898e529396a65c23', tipo: 'self_hosted', volume_annuo_eur: 5000,
-  prova: { metodo: 'firma_messaggio', messaggio: 'Some data',
-    firma: '0xb91467e570a6466aa9e9876cbcd013baba02900b8979d43fe208a4a4f339f5fd6007e74cd82e037b800186422fc2da167c747ef045e5d18a5f5d4300f8e1a0291c' } };
 const DECLARATION = { titolare_wallet: true, fondi_leciti: true, aggiornamento: true, luogo: 'Roma' };
 
 describe('onboarding applicant API: travel rule, submission, erase after submission', function () {
@@ -18,11 +16,11 @@ describe('onboarding applicant API: travel rule, submission, erase after submiss
   });
 
   it('travel rule: needs a wallet and a complete declaration, signs through a ceremony, resets, completes once signed', async () => {
-    const { client: c, base } = await openCase(env, tenant, { subjectType: 'persona_fisica' });
+    const { client: c, base, caseId } = await openCase(env, tenant, { subjectType: 'persona_fisica' });
     let r = await c.post(`${base}/travel-rule`, DECLARATION);
     assert.equal(r.status, 422);
     assert.equal(r.body.errors[0].path, 'wallets');
-    assert.equal((await c.post(`${base}/wallets`, ETH)).status, 201);
+    assert.equal((await c.post(`${base}/wallets`, provenEthWallet(caseId, tenant))).status, 201);
     r = await c.post(`${base}/travel-rule`, { ...DECLARATION, fondi_leciti: false, luogo: '' });
     assert.equal(r.status, 422);
     assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path).sort(), ['fondi_leciti', 'luogo']);
@@ -60,6 +58,10 @@ describe('onboarding applicant API: travel rule, submission, erase after submiss
     assert.equal(done.body.travel_rule.stato, 'completed');
     assert.ok(done.body.travel_rule.signed_at);
     assert.deepEqual(done.body.travel_rule.dichiarazione, { ...DECLARATION, versione: done.body.travel_rule.versione });
+    r = await c.post(`${base}/wallets`, provenEthWallet(caseId, tenant));
+    assert.equal(r.status, 422, 'a wallet added after the signature would pass as covered by a declaration that does not list it');
+    assert.equal(r.body.errors[0].path, 'travel_rule');
+    assert.equal((await c.get(base)).body.wallets.length, 1);
   });
 
   it('submits a complete case, asks for the declarations signature (202), completes to in_review; then erase is refused (AML retention)', async () => {

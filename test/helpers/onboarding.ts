@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { hex } from '@scure/base';
 import PDFDocument from 'pdfkit';
 import { otpHash } from '../../activities/esign/esign.activities';
 import { HttpError } from '../../src/http/errors';
@@ -8,6 +10,7 @@ import {
   addWallet, completeTravelRule, onboardingTemporal, reloadCase, saveSection, signTravelRule, submitCase, uploadDocument, type CaseRow,
 } from '../../src/domains/onboarding/onboarding.service';
 import { onboardingEsignToken } from '../../src/domains/onboarding/onboarding.tokens';
+import { ethAddressOf, ethPersonalMessageHash, walletProofMessage } from '../../src/domains/onboarding/wallet-proof';
 import type { OnboardingStatus } from '../../workflows/onboarding/onboarding.machine';
 import type { TestEnv } from './env';
 
@@ -33,6 +36,20 @@ export function tinyPdf(text: string): Promise<Buffer> {
     doc.fontSize(10).text(text);
     doc.end();
   });
+}
+
+/** An EIP-191 personal_sign signature (0x r s v), as a wallet makes it. */
+export function ethSign(secret: Uint8Array, message: string): string {
+  const sig = secp256k1.Signature.fromBytes(secp256k1.sign(ethPersonalMessageHash(message), secret, { prehash: false, format: 'recovered' }), 'recovered');
+  return `0x${hex.encode(sig.toBytes('compact'))}${(27 + sig.recovery!).toString(16)}`;
+}
+
+/** A self-hosted Ethereum wallet of a fresh key, proved by signing the case's own message (as the applicant's wallet would). */
+export function provenEthWallet(caseId: string, codAzienda: string, volume = 5000) {
+  const key = secp256k1.utils.randomSecretKey();
+  const indirizzo = ethAddressOf(secp256k1.getPublicKey(key, false));
+  const messaggio = walletProofMessage(caseId, codAzienda, 'ETH', indirizzo);
+  return { rete: 'ETH', indirizzo, tipo: 'self_hosted', volume_annuo_eur: volume, prova: { metodo: 'firma_messaggio', messaggio, firma: ethSign(key, messaggio) } };
 }
 
 export async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {

@@ -43,10 +43,13 @@ const LINK_PROBLEMS = {
   invalid: { status: 400, code: 'LINK_INVALID', detail: 'Il link non è valido: controlla di averlo copiato per intero o chiedine uno nuovo' },
 } as const;
 
-/** The upload's parser: in memory, one file, a few small fields; the size limit is the installation's. */
+/**
+ * The upload's parser: in memory, one file, a few small fields; the size limit is the installation's.
+ * Browsers send the file's name as raw UTF-8 (multer's default reads it as Latin-1: «società» became mojibake).
+ */
 function parseUpload(deps: Deps, ctx: ApiCtx): Promise<{ file?: Express.Multer.File; fields: Record<string, unknown> }> {
   const max = deps.config.uploadMaxBytes;
-  const mw = multer({ storage: multer.memoryStorage(), limits: { fileSize: max, files: 1, fields: 5, fieldSize: 1024, parts: 6 } }).single('file');
+  const mw = multer({ storage: multer.memoryStorage(), defParamCharset: 'utf8', limits: { fileSize: max, files: 1, fields: 5, fieldSize: 1024, parts: 6 } }).single('file');
   const req = ctx.req as typeof ctx.req & { file?: Express.Multer.File; body?: Record<string, unknown> };
   return new Promise((resolve, reject) => {
     mw(req as never, ctx.res as never, (err: unknown) => {
@@ -190,7 +193,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
 
   route({
     method: 'POST', path: `${BASE}/wallets`, tag, roles: 'public', status: 201, body: walletInputSchema, response: walletResponse,
-    summary: 'Aggiunge un wallet. Con prova firma_messaggio la firma è verificata (ETH/ERC20 personal_sign, BTC firma di messaggio): se non corrisponde 422 su prova.firma; reti non verificabili: verificata null',
+    summary: 'Aggiunge un wallet. Con prova firma_messaggio il messaggio deve essere «Confermo di controllare l\'indirizzo <indirizzo> sulla rete <rete> per la pratica di adeguata verifica <id> presso <cod_azienda>.» (altrimenti 422 su prova.messaggio, con il testo) e la firma è verificata (ETH/ERC20 personal_sign, BTC firma di messaggio): se non corrisponde 422 su prova.firma; reti non verificabili: verificata null. 422 su travel_rule se la dichiarazione sui wallet è già in firma o firmata',
     handler: async (ctx, { params, body }) => walletView(await addWallet(deps, await load(ctx, params), body)),
   });
 

@@ -21,7 +21,7 @@ import {
 import { createCustomerSession, endCustomerSession, requireCustomerCase } from './onboarding.session';
 import { onboardingEsignToken } from './onboarding.tokens';
 import { uboOwners } from './onboarding.validation';
-import { verifyWalletProof } from './wallet-proof';
+import { verifyWalletProof, walletProofMessage } from './wallet-proof';
 import { countRequest } from './request-limit';
 
 export { issueMagicLink, resumeWithToken, type ResumeResult } from './onboarding.links';
@@ -218,9 +218,10 @@ const ADDRESS_FORMAT: Record<string, { re: RegExp; message: string }> = {
 };
 
 /**
- * Adds a wallet. A signed message is checked here: a signature that does not match the
- * address is refused (422 on prova.firma, the applicant signs again); a chain we cannot
- * check is stored with verificata null for the analyst.
+ * Adds a wallet. A signed message is checked here: it must be the case's own text
+ * (walletProofMessage, else 422 on prova.messaggio naming it), and a signature that does
+ * not match the address is refused (422 on prova.firma, the applicant signs again); a chain
+ * we cannot check is stored with verificata null for the analyst.
  */
 export async function addWallet(deps: Deps, row: CaseRow, raw: unknown): Promise<WalletRow> {
   const r = walletInputSchema.safeParse(raw);
@@ -228,12 +229,21 @@ export async function addWallet(deps: Deps, row: CaseRow, raw: unknown): Promise
   const w = r.data;
   const fmt = ADDRESS_FORMAT[w.rete];
   if (fmt && !fmt.re.test(w.indirizzo)) throw new ValidationError([{ path: 'indirizzo', message: fmt.message }]);
+  // The signed declaration lists the wallets it covers: one added afterwards would pass as declared.
+  const tr = ((row.travel_rule ?? {}) as { stato?: string }).stato;
+  if (tr && tr !== 'none') {
+    throw new ValidationError([{ path: 'travel_rule', message: 'La dichiarazione sui wallet è già in firma o firmata: annullala per aggiungere un wallet, poi firmala di nuovo' }]);
+  }
   const existing = await caseWallets(deps, row);
   if (existing.some((x) => x.rete === w.rete && x.indirizzo.toLowerCase() === w.indirizzo.toLowerCase())) {
     throw new ValidationError([{ path: 'indirizzo', message: 'Questo wallet è già stato indicato' }]);
   }
   let prova: WalletInput['prova'] = null;
   if (w.prova?.metodo === 'firma_messaggio') {
+    const expected = walletProofMessage(row.id, row.cod_azienda, w.rete, w.indirizzo);
+    if (w.prova.messaggio!.trim() !== expected) {
+      throw new ValidationError([{ path: 'prova.messaggio', message: `Firma con il wallet esattamente questo messaggio: ${expected}` }], 'La firma deve riguardare il messaggio di questa pratica');
+    }
     const check = verifyWalletProof(w.rete, w.indirizzo, w.prova.messaggio!, w.prova.firma!);
     if (check.result === 'invalid') throw new ValidationError([{ path: 'prova.firma', message: check.message }], 'La firma non dimostra il controllo del wallet');
     prova = { metodo: 'firma_messaggio', messaggio: w.prova.messaggio, firma: w.prova.firma, verificata: check.result === 'valid' ? true : null };

@@ -126,14 +126,7 @@ export function documentsStep(v: CaseView, step: 3 | 4) {
 
 // ---- wallets ----
 
-/**
- * The text the applicant signs with the wallet's key: it names the case and the address,
- * so a signature made for another case or another address proves nothing here. It is
- * rebuilt on the server from the case and the address, never taken from the form.
- */
-export function walletProofMessage(caseId: string, codAzienda: string, rete: string, indirizzo: string): string {
-  return `Confermo di controllare l'indirizzo ${indirizzo.trim()} sulla rete ${rete} per la pratica di adeguata verifica ${caseId} presso ${codAzienda}.`;
-}
+export { walletProofMessage } from './wallet-proof';
 
 export const reteOptions: Option[] = [{ value: '', label: 'Scegli…' }, ...Object.entries(RETE_LABELS).map(([value, label]) => ({ value, label }))];
 

@@ -16,6 +16,16 @@ import { base58check, base64, bech32, hex } from '@scure/base';
  */
 export type ProofCheck = { result: 'valid' } | { result: 'invalid'; message: string } | { result: 'unverifiable' };
 
+/**
+ * The text the applicant signs with the wallet's key: it names the case and the address,
+ * so a signature made for another case or another address (or one published anywhere)
+ * proves nothing here. The server rebuilds it from the case and the address; a proof over
+ * any other text is refused.
+ */
+export function walletProofMessage(caseId: string, codAzienda: string, rete: string, indirizzo: string): string {
+  return `Confermo di controllare l'indirizzo ${indirizzo.trim()} sulla rete ${rete} per la pratica di adeguata verifica ${caseId} presso ${codAzienda}.`;
+}
+
 const enc = new TextEncoder();
 const concat = (...parts: Uint8Array[]) => {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
