@@ -114,6 +114,8 @@ export const EVENTO_LABELS: Record<string, string> = {
   'onboarding.risk': 'Rischio calcolato',
   'onboarding.signing': 'Cerimonia di firma preparata',
   'onboarding.link': 'Messaggio al cliente',
+  'onboarding.link-issued': 'Link per il cliente generato dal personale',
+  'onboarding.link-used': 'Pratica riaperta dal cliente con un link',
   'onboarding.submit': 'Pratica inviata',
   'onboarding.complete-submission': 'Dichiarazioni firmate: pratica in revisione',
   'onboarding.approve': 'Approvazione',

@@ -74,6 +74,8 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
       .orderBy('created_at', 'desc').first('id', 'email', 'stato');
     if (!row) return null;
     const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
+    // A way into the case was made: on the case's timeline like the staff-issued and the workflow's links.
+    await appendAudit(trx, { codAzienda, actor: 'cliente', action: 'onboarding.link', entityType: 'onboarding_case', entityId: row.id, data: { purpose: 'resume', expires_at: l.expiresAt.toISOString() } });
     return { ...l, caseId: row.id as string, to: row.email as string };
   });
   if (sent) {
@@ -119,7 +121,10 @@ export async function resumeWithToken(deps: Deps, ctx: Ctx, token: string | unde
       return { reason: !link ? 'invalid' as const : link.used_at ? 'used' as const : 'expired' as const };
     }
     const row = await trx('onboarding_cases').where({ id: caseId }).first('stato');
-    return row && row.stato !== 'erased' ? { stato: row.stato as OnboardingStatus } : { reason: 'invalid' as const };
+    if (!row || row.stato === 'erased') return { reason: 'invalid' as const };
+    // Who entered the case and with which link (its id, never the token).
+    await appendAudit(trx, { codAzienda, actor: 'cliente', action: 'onboarding.link-used', entityType: 'onboarding_case', entityId: caseId, data: { jti, purpose: v.claims.purpose, stato: row.stato } });
+    return { stato: row.stato as OnboardingStatus };
   }) as { reason: 'expired' | 'used' | 'invalid' } | { stato: OnboardingStatus };
   if ('reason' in r) return { ok: false, reason: r.reason, codAzienda: r.reason === 'invalid' ? undefined : codAzienda };
   await createCustomerSession(deps, ctx, { caseId, codAzienda });
