@@ -27,6 +27,8 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
     if (!row) throw notFound(id);
     return row;
   };
+  // The audit trail is append-only and outlives a GDPR erasure: it keeps ids and hashes; the
+  // signer's address, IP and user agent live on the ceremony row and in the signed bundle.
   const audit = (trx: Knex.Transaction, p: EsignStep, action: string, data: Record<string, unknown>) =>
     appendAudit(trx, { codAzienda: p.codAzienda, actor: p.actor.username, action: `esign.${action}`, entityType: 'esign_ceremony', entityId: p.ceremonyId, data: { transition_id: p.transitionId, ...data } });
 
@@ -43,7 +45,7 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
         if (!inserted.length) return;
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'esign.start', entityType: 'esign_ceremony', entityId: p.ceremonyId,
-          data: { to: 'started', document: d.document.nome, signer_email: d.signer.email, expires_at: p.expiresAt, workflow_id: p.workflowId, parent_workflow_id: d.parentWorkflowId ?? null },
+          data: { to: 'started', document: d.document.nome, expires_at: p.expiresAt, workflow_id: p.workflowId, parent_workflow_id: d.parentWorkflowId ?? null },
         });
       });
     },
@@ -55,7 +57,7 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
         await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({
           stato: 'terms_accepted', terms_accepted_at: new Date(), ip: p.client?.ip ?? null, user_agent: p.client?.userAgent ?? null, updated_at: new Date(),
         });
-        await audit(trx, p, 'terms', { from: 'started', to: 'terms_accepted', consent_version: row.consent_version, ip: p.client?.ip });
+        await audit(trx, p, 'terms', { from: 'started', to: 'terms_accepted', consent_version: row.consent_version });
       });
     },
 
@@ -70,7 +72,7 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
           stato: 'presented', document_sha256: documentSha256, presented_at: new Date(), otp_hash: otpHash(code, p.ceremonyId),
           otp_sent_at: new Date(), otp_attempts: 0, updated_at: new Date(),
         });
-        await audit(trx, p, 'present', { from: 'terms_accepted', to: 'presented', document_sha256: documentSha256, otp_sent_to: row.signer_email });
+        await audit(trx, p, 'present', { from: 'terms_accepted', to: 'presented', document_sha256: documentSha256, otp_sent: true });
         return { documentSha256, code, row };
       });
       if (sent.code) await channel.send({ ceremonyId: p.ceremonyId, codAzienda: p.codAzienda, to: { nome: sent.row.signer_nome, email: sent.row.signer_email }, code: sent.code });
@@ -85,7 +87,7 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
         const ok = /^\d{6}$/.test(p.otp) && timingSafeEqual(Buffer.from(otpHash(p.otp, p.ceremonyId)), Buffer.from(row.otp_hash));
         if (!ok) {
           await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({ otp_attempts: p.attempt, updated_at: new Date() });
-          await audit(trx, p, 'otp-failed', { attempt: p.attempt, ip: p.client?.ip });
+          await audit(trx, p, 'otp-failed', { attempt: p.attempt });
         }
         return ok;
       });
@@ -111,7 +113,7 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
           stato: 'signed', signed_at: signedAt, bundle: JSON.stringify(bundle), otp_hash: null,
           ip: p.client?.ip ?? row.ip, user_agent: p.client?.userAgent ?? row.user_agent, updated_at: signedAt,
         });
-        await audit(trx, p, 'sign', { from: 'presented', to: 'signed', document_sha256: row.document_sha256, ip: p.client?.ip });
+        await audit(trx, p, 'sign', { from: 'presented', to: 'signed', document_sha256: row.document_sha256 });
         return { documentSha256: row.document_sha256, signedAt: signedAt.toISOString() };
       });
     },

@@ -27,7 +27,8 @@ export class ValidationError extends HttpError {
   }
 }
 
-export const notFound = (what = 'Risorsa') => new HttpError(404, 'NOT_FOUND', 'Non trovato', `${what} non trovata`);
+export const notFound = (what = 'Risorsa', genere: 'f' | 'm' = 'f') =>
+  new HttpError(404, 'NOT_FOUND', 'Non trovato', `${what} non ${genere === 'm' ? 'trovato' : 'trovata'}`);
 export const unauthenticated = () => new HttpError(401, 'UNAUTHENTICATED', 'Autenticazione richiesta', 'Accedi per continuare');
 export const forbidden = (detail = 'Non hai i permessi per questa operazione') =>
   new HttpError(403, 'FORBIDDEN', 'Accesso negato', detail);

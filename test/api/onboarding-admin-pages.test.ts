@@ -71,7 +71,8 @@ describe('onboarding admin review pages', function () {
     assert.match(page.text, /Marco Verdi/);
     assert.match(page.text, /Germania/);
     assert.match(page.text, /Visura camerale/);
-    assert.match(page.text, new RegExp(`href="/api/v1/admin/onboarding/cases/${c.caseId}/documents/[0-9a-f-]+/download"`));
+    assert.doesNotMatch(page.text, /\/download"/, 'a read-only user gets no document downloads');
+    assert.match(page.text, /Riservato/);
     assert.match(page.text, /Dichiarazioni del cliente/);
     assert.match(page.text, /<svg/, 'the state diagram');
     assert.match(page.text, /data-workflow-id="onboarding:/);
@@ -79,6 +80,7 @@ describe('onboarding admin review pages', function () {
     assert.doesNotMatch(page.text, /action="[^"]*\/approva"/);
 
     const mine = await analyst.get(`${BASE}/${c.caseId}`, html);
+    assert.match(mine.text, new RegExp(`href="/api/v1/admin/onboarding/cases/${c.caseId}/documents/[0-9a-f-]+/download"`));
     for (const form of ['approva', 'respingi', 'richiedi-informazioni']) assert.match(mine.text, new RegExp(`action="${BASE}/${c.caseId}/${form}"`), form);
     assert.doesNotMatch(mine.text, /completa-approvazione/);
     assert.equal((await viewer.get(`${BASE}/00000000-0000-4000-8000-000000000000`, html)).status, 404);

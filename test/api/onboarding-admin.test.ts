@@ -137,14 +137,16 @@ describe('onboarding admin review API', function () {
   it('streams a document with its sniffed type as an attachment, and audits the download', async () => {
     const docs = (await viewer.get(`${BASE}/${lowRisk.caseId}`)).body.documents as { id: string; nome_file: string; mime: string; tipo: string; riferimento: string }[];
     const png = docs.find((x) => x.tipo === 'documento_identita' && x.riferimento === 'soggetto')!;
-    const r = await download(viewer, `${BASE}/${lowRisk.caseId}/documents/${png.id}/download`);
+    // Identity documents are for those who check them: a read-only user sees the list, not the files.
+    assert.equal((await download(viewer, `${BASE}/${lowRisk.caseId}/documents/${png.id}/download`)).status, 403);
+    const r = await download(analyst, `${BASE}/${lowRisk.caseId}/documents/${png.id}/download`);
     assert.equal(r.status, 200);
     assert.equal(r.headers.get('content-type'), 'image/png');
     assert.ok(r.bytes.equals(TINY_PNG), 'the bytes the applicant uploaded');
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
     assert.match(r.headers.get('content-disposition') ?? '', /^attachment; filename="carta-identita-bianchi\.png"; filename\*=UTF-8''carta-identita-bianchi\.png$/);
     const pdf = docs.find((x) => x.tipo === 'visura_camerale')!;
-    const p = await download(viewer, `${BASE}/${lowRisk.caseId}/documents/${pdf.id}/download`);
+    const p = await download(analyst, `${BASE}/${lowRisk.caseId}/documents/${pdf.id}/download`);
     assert.equal(p.headers.get('content-type'), 'application/pdf');
     assert.equal(p.bytes.subarray(0, 5).toString(), '%PDF-');
     assert.match(p.headers.get('content-disposition') ?? '', /filename="visura camerale\.pdf"/);

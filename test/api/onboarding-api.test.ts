@@ -177,9 +177,13 @@ describe('onboarding applicant API', function () {
         env.createUser({ tenant: other, roles: ['co'] }).then((u) => env.login(u)),
       ]);
       const r = await co.post('/api/magic-link', { case_id: caseId });
-      assert.equal(r.status, 200, r.text);
+      assert.equal(r.status, 202, r.text);
       assert.ok(Date.parse(r.body.expires_at) > Date.now() + 71 * 3_600_000);
-      const token = new URL(r.body.link).searchParams.get('token')!;
+      assert.equal(r.body.link, undefined, 'staff never hold the applicant\'s bearer link');
+      assert.match(r.body.sent_to, /^.\*\*\*@/);
+      const sent = sentCustomerMessages().filter((m) => m.caseId === caseId && m.kind === 'resume').at(-1)!;
+      assert.ok(sent?.link, 'the link went to the applicant');
+      const token = new URL(sent.link!).searchParams.get('token')!;
       const applicant = env.client();
       assert.equal((await applicant.get(`/api/v1/onboarding/resume?token=${encodeURIComponent(token)}`)).status, 200);
       const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.link-issued', entity_id: caseId }).first();

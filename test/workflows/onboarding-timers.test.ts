@@ -219,6 +219,27 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
     });
   });
 
+  it('a wallet added after the travel-rule declaration was signed is refused until the declaration is reset', async () => {
+    const taskQueue = 'onb-travel-rule';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const c = await startCase(taskQueue);
+      const addWallet = () => c.h.executeUpdate(editOnboardingUpdate, {
+        args: [{ actor: c.customer, edit: { kind: 'wallet-add', wallet: { id: randomUUID(), rete: 'BTC', indirizzo: 'bc1qexample', tipo: 'custodial', vasp_nome: 'X' } } }],
+      });
+      await addWallet();
+      const signing = await c.h.executeUpdate(editOnboardingUpdate, { args: [{ actor: c.customer, edit: { kind: 'travel-rule-sign', declaration: { luogo: 'Milano' } } }] });
+      assert.equal(signing.state.travelRule.status, 'signing');
+      assert.equal((await rejection(addWallet())).type, 'ONBOARDING_CONFLICT');
+      await c.h.executeUpdate(editOnboardingUpdate, { args: [{ actor: c.customer, edit: { kind: 'travel-rule-reset' } }] });
+      const after = await addWallet();
+      assert.equal(after.state.wallets.length, 2);
+      // Nothing of this test may keep timers for a queue without a worker: they would stall time skipping for the next test.
+      await env.client.workflow.getHandle(esignWorkflowId(AZ, signing.state.travelRule.ceremonyId ?? signing.ceremonyId!)).terminate('test done').catch(() => undefined);
+      await c.h.terminate('test done');
+    });
+  });
+
   it('a high-risk case needs a second, different compliance officer; approval starts the periodic review', async () => {
     const taskQueue = 'onb-approve';
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });

@@ -130,6 +130,10 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         state.travelRule = { status: 'none', ceremonyId: null };
         return null;
       case 'wallet-add': {
+        // The signed declaration lists the wallets it covers: a later wallet needs it reset and signed again.
+        if (state.travelRule.status !== 'none') {
+          throw fail(ONBOARDING_FAILURES.conflict, 'the travel-rule declaration is signed or being signed: reset it before adding a wallet', { travel_rule: state.travelRule.status });
+        }
         const r = await acts.applyOnboardingEdit({ ...step(actor), edit });
         if (r.wallet) state.wallets.push(r.wallet);
         return null;

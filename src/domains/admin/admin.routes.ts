@@ -67,7 +67,7 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
       if (!isSuperadmin(ctx) && body.ruoli?.includes('superadmin')) throw forbidden('Solo un superamministratore può assegnare il ruolo superadmin');
       const row = await inScope(ctx, async (trx) => {
         const target = await getUtente(trx, params.cod_utente!);
-        if (!target) throw notFound('Utente');
+        if (!target) throw notFound('Utente', 'm');
         assertCanManage(ctx, target);
         assertNotSelfLockout(ctx, target, body);
         return updateUtente(trx, params.cod_utente!, body, ctx.state.user!.username);
@@ -82,7 +82,7 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
     handler: async (ctx, { params }) => {
       const row = await inScope(ctx, async (trx) => {
         const target = await getUtente(trx, params.id!);
-        if (!target) throw notFound('Utente');
+        if (!target) throw notFound('Utente', 'm');
         assertCanManage(ctx, target);
         return resetMfa(trx, params.id!, ctx.state.user!.username);
       });

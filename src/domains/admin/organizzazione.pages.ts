@@ -120,7 +120,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
 
   const loadUtente = async (ctx: Ctx) => {
     const u = await inScope(ctx, (trx) => getUtente(trx, ctx.params.id));
-    if (!u) throw notFound('Utente');
+    if (!u) throw notFound('Utente', 'm');
     return u;
   };
 

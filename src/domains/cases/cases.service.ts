@@ -22,7 +22,7 @@ export async function caseTemporal(deps: Deps): Promise<CaseTemporal> {
 /** The case or 404: another tenant's case is invisible under RLS, so it is "not found" too. */
 export async function requireCase(deps: Deps, codAzienda: string, user: SessionUser, id: string): Promise<CaseRow> {
   const row = await db(deps, codAzienda, user)((trx) => getCase(trx, id));
-  if (!row) throw notFound('Caso');
+  if (!row) throw notFound('Caso', 'm');
   return row;
 }
 
@@ -33,7 +33,7 @@ export function allowedFor(row: CaseRow, user: SessionUser) {
 export async function caseDetail(deps: Deps, codAzienda: string, user: SessionUser, id: string) {
   return db(deps, codAzienda, user)(async (trx) => {
     const row = await getCase(trx, id);
-    if (!row) throw notFound('Caso');
+    if (!row) throw notFound('Caso', 'm');
     const [events, audit] = await Promise.all([caseEvents(trx, id), caseAudit(trx, id)]);
     return {
       ...row,

@@ -1,3 +1,5 @@
+import { hasRole } from '../../http/auth';
+import { DOCUMENT_READERS } from './onboarding-admin.routes';
 import type { z } from 'zod';
 import { STAFF_READ, type Role } from '../auth/roles';
 import { withTenant } from '../../db/tenant';
@@ -53,7 +55,7 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
     const risk = (d.risk ?? {}) as { fattori?: { codice: string; descrizione: string; punti: number }[]; secondApprovalRequired?: boolean; modello?: string; screeningMatches?: number; walletHits?: number };
     const screening = (d.screening ?? {}) as { soggetti?: { riferimento?: string; nome?: string; hits?: Record<string, unknown>[] }[] };
     render(ctx, views, 'admin-onboarding/detail.njk', {
-      c: d, labels, diagram, owners, risk, screening, anagrafeGroups: fieldGroups(d.anagrafe),
+      c: d, labels, diagram, owners, risk, screening, anagrafeGroups: fieldGroups(d.anagrafe), canDownload: hasRole(ctx.state.user!, DOCUMENT_READERS),
       travelRuleRows: fieldRows((d.travel_rule.dichiarazione ?? {}) as Record<string, unknown>, ['id', 'versione']),
       timelineItems: timelineView(d.timeline), pendingWallets: d.wallets.filter((w) => w.stato === 'pending').length, allowed: d.allowed_actions, form: state, workflow: d.workflow,
     }, { status });

@@ -9,6 +9,8 @@ import {
 } from './onboarding-admin.service';
 
 const REVIEWERS: Role[] = ['co', 'analyst'];
+/** Identity documents are for the people who check them (and audit the checks), not for read-only users. */
+export const DOCUMENT_READERS: Role[] = ['admin', 'co', 'sos', 'analyst', 'auditor'];
 const tag = 'Onboarding (revisione)';
 const base = '/api/v1/admin/onboarding/cases';
 
@@ -67,7 +69,7 @@ export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps, op
   });
 
   apiRoute(router, openapi, {
-    method: 'GET', path: `${base}/:id/documents/:docId/download`, summary: 'Scarica un documento del cliente (operazione registrata)', tag, roles: STAFF_READ,
+    method: 'GET', path: `${base}/:id/documents/:docId/download`, summary: 'Scarica un documento del cliente (operazione registrata; non per la sola consultazione)', tag, roles: DOCUMENT_READERS,
     handler: async (ctx, { params }) => {
       const d = await downloadDocument(deps, tenantOf(ctx), ctx.state.user!, params.id!, params.docId!);
       ctx.type = d.mime;

@@ -202,7 +202,7 @@ export async function reviewOnboarding(deps: Deps, codAzienda: string, user: Ses
     const r = await getCaseRow(trx, id);
     if (input.wallet_id !== undefined) {
       const w = isUuid(input.wallet_id) ? await trx('onboarding_wallets').where({ id: input.wallet_id, case_id: id }).first('id') : undefined;
-      if (!w) throw notFound('Wallet della pratica');
+      if (!w) throw notFound('Wallet della pratica', 'm');
     }
     return r;
   });
@@ -235,7 +235,7 @@ export async function downloadDocument(deps: Deps, codAzienda: string, user: Ses
   return db(deps, codAzienda, user)(async (trx) => {
     await getCaseRow(trx, caseId);
     const doc = isUuid(docId) ? await trx('onboarding_documents').where({ id: docId, case_id: caseId }).first() : undefined;
-    if (!doc) throw notFound('Documento');
+    if (!doc) throw notFound('Documento', 'm');
     const bytes = await new DocumentStore(deps.config.documentDir).get(doc.cod_azienda, doc.sha256);
     await appendAudit(trx, {
       codAzienda, actor: user.username, action: 'onboarding.document.download', entityType: 'onboarding_document', entityId: doc.id,

@@ -69,4 +69,4 @@ export const completeSubmissionResponse = z.union([caseResponse, z.object({ stat
 export const validationResponse = z.object({ ok: z.boolean(), issues: z.array(z.object({ path: z.string(), message: z.string(), step: z.number() })) });
 export const cddAnswersResponse = z.object({ versione: z.string().nullable(), risposte: z.record(z.string(), z.unknown()) });
 export const resumeResponse = z.object({ case_id: z.string(), stato: z.string() });
-export const magicLinkResponse = z.union([z.object({ detail: z.string() }), z.object({ link: z.string(), expires_at: z.string() })]);
+export const magicLinkResponse = z.union([z.object({ detail: z.string(), sent_to: z.string(), expires_at: z.string() }), z.object({ detail: z.string() })]);

@@ -74,7 +74,7 @@ export function onboardingFailureToHttp(type: string, message: string, details: 
     case ONBOARDING_FAILURES.proofRequired:
       return conflict('PROOF_OF_CONTROL_REQUIRED', 'Un wallet self-hosted oltre 1.000 euro richiede la prova del controllo (messaggio firmato o dichiarazione firmata) prima della verifica (Reg. UE 2023/1113, artt. 14 e 16)', d);
     case ONBOARDING_FAILURES.notFound:
-      return notFound('Elemento della pratica');
+      return notFound('Elemento della pratica', 'm');
     case ONBOARDING_FAILURES.conflict:
       return conflict('ONBOARDING_CONFLICT', message, d);
     default:

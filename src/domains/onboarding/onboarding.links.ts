@@ -41,10 +41,15 @@ async function newLink(deps: Deps, trx: Knex.Transaction, p: { caseId: string; c
   return { link: resumeUrl(deps.config.publicBaseUrl, l.token), expiresAt: l.expiresAt, ttlHours };
 }
 
-export type MagicLinkResult = { kind: 'public' } | { kind: 'staff'; link: string; expires_at: string };
+export type MagicLinkResult = { kind: 'public' } | { kind: 'staff'; sent_to: string; expires_at: string };
+
+/** "m***@example.test": enough for staff to recognise the address, not to copy it. */
+const maskEmail = (e: string) => e.replace(/^(.)[^@]*(@.*)$/, '$1***$2');
 
 /**
- * A resume link. Staff with a session ask by case_id and get the link back. Anyone else
+ * A resume link. Staff with a session ask by case_id: the link goes to the applicant's
+ * address, never to the staff user (a bearer link in staff hands would let them act as
+ * the applicant), and staff learn where it went. Anyone else
  * asks by e-mail: the newest open case of that address in the tenant gets a link by
  * message, and the answer is the same whether or not there is one (no enumeration).
  */
@@ -55,14 +60,19 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
     if (!hasRole(user, LINK_ISSUERS)) throw forbidden();
     const codAzienda = tenantOf(ctx);
     const out = await withTenant(deps.db, { codAzienda, actor: user.username }, async (trx) => {
-      const row = await trx('onboarding_cases').where({ id: body.case_id }).first('id', 'stato');
+      const row = await trx('onboarding_cases').where({ id: body.case_id }).whereIn('stato', OPEN_STATES).whereNotNull('email').first('id', 'stato', 'email');
       if (!row) return null;
       const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
       await appendAudit(trx, { codAzienda, actor: user.username, action: 'onboarding.link-issued', entityType: 'onboarding_case', entityId: row.id, data: { expires_at: l.expiresAt.toISOString(), stato: row.stato } });
-      return l;
+      return { ...l, to: row.email as string };
     });
     if (!out) throw notFound('Pratica');
-    return { kind: 'staff', link: out.link, expires_at: out.expiresAt.toISOString() };
+    await logCustomerMailer(deps.logger).send({
+      codAzienda, caseId: body.case_id, to: out.to, kind: 'resume', link: out.link,
+      oggetto: 'Il link per riprendere la tua pratica',
+      testo: `L'intermediario ti invia il link per riprendere la tua pratica. Vale ${out.ttlHours} ore e si può usare una sola volta: ${out.link}`,
+    });
+    return { kind: 'staff', sent_to: maskEmail(out.to), expires_at: out.expiresAt.toISOString() };
   }
   const email = (body.email ?? '').trim().toLowerCase();
   const retry = await countLinkRequest(deps.db, { email, ip: ctx.ip });

@@ -290,13 +290,11 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
 
   route({
     method: 'POST', path: '/api/magic-link', tag, roles: 'public', status: 202, body: magicLinkBody, response: magicLinkResponse,
-    summary: 'Chiede un link per riprendere la pratica. Pubblico { email, cod_azienda? }: sempre 202 con la stessa risposta (il link arriva per messaggio se esiste una pratica aperta), limitato per e-mail e indirizzo. Personale (co, analyst, admin) { case_id }: 200 con { link, expires_at }',
+    summary: 'Chiede un link per riprendere la pratica. Pubblico { email, cod_azienda? }: sempre 202 con la stessa risposta (il link arriva per messaggio se esiste una pratica aperta), limitato per e-mail e indirizzo. Personale (co, analyst, admin) { case_id } di una pratica aperta: 202, il link parte verso l\'indirizzo del cliente (mai al personale) e la risposta dice dove { detail, sent_to, expires_at }',
     handler: async (ctx, { body }) => {
       const r = await issueMagicLink(deps, ctx, body);
       if (r.kind === 'public') return PUBLIC_LINK_ANSWER;
-      ctx.status = 200;
-      ctx.body = { link: r.link, expires_at: r.expires_at };
-      return undefined;
+      return { detail: 'Link inviato all\'indirizzo del cliente', sent_to: r.sent_to, expires_at: r.expires_at };
     },
   });
 

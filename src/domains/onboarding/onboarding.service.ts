@@ -206,7 +206,7 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
 
 export async function deleteDocument(deps: Deps, row: CaseRow, docId: string): Promise<void> {
   const doc = UUID.test(docId) ? (await caseDocuments(deps, row)).find((d) => d.id === docId) : undefined;
-  if (!doc) throw notFound('Documento');
+  if (!doc) throw notFound('Documento', 'm');
   // The activity deletes the row and the bytes no other document of the tenant uses.
   await editOnboarding(await onboardingTemporal(deps), row, { kind: 'document-delete', documentId: docId });
 }
@@ -341,7 +341,7 @@ export interface StartCaseInput { email: string; subject_type?: SubjectType; cod
  */
 export async function startCase(deps: Deps, ctx: Ctx, input: StartCaseInput): Promise<{ caseId: string; codAzienda: string }> {
   const codAzienda = input.cod_azienda || deps.config.onboardingDefaultAzienda;
-  if (!codAzienda || !/^[A-Za-z0-9_-]{1,32}$/.test(codAzienda)) throw notFound('Modulo di onboarding');
+  if (!codAzienda || !/^[A-Za-z0-9_-]{1,32}$/.test(codAzienda)) throw notFound('Modulo di onboarding', 'm');
   const s = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, async (trx) => {
     const az = await trx('aziende').where({ cod_azienda: codAzienda }).first('attiva');
     if (!az?.attiva) return null;
@@ -352,7 +352,7 @@ export async function startCase(deps: Deps, ctx: Ctx, input: StartCaseInput): Pr
       infoExpiryDays: await getSetting(trx, 'onboarding.info_expiry_days', codAzienda),
     };
   });
-  if (!s) throw notFound('Modulo di onboarding');
+  if (!s) throw notFound('Modulo di onboarding', 'm');
   if (!s.pubblico) throw new HttpError(403, 'ONBOARDING_CLOSED', 'Onboarding non disponibile', 'Al momento non è possibile aprire nuove pratiche online');
   // Each case is a workflow and a row: a public form that creates them is limited per address.
   const wait = await countRequest(deps.db, [{ key: `onboarding-start:ip:${ctx.ip}`, max: 30, windowMinutes: 15 }]);

@@ -38,7 +38,7 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
     method: 'POST', path: '/api/sanctions/screen/:cod_anagrafe', summary: 'Verifica il soggetto di un codice anagrafe', tag: legacy, roles: STAFF_WRITE,
     handler: async (ctx, { params }) => {
       const r = await screenStoredSubject(deps.db, tenantOf(ctx), user(ctx).username, params.cod_anagrafe!);
-      if (!r) throw notFound('Soggetto');
+      if (!r) throw notFound('Soggetto', 'm');
       return r;
     },
   });
