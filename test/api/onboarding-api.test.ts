@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { settleLinkDeliveries } from '../../src/domains/onboarding/onboarding.links';
 import { walletProofMessage } from '../../src/domains/onboarding/wallet-proof';
 import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { getTestEnv, type TestEnv } from '../helpers/env';
@@ -143,6 +144,7 @@ describe('onboarding applicant API', function () {
         assert.equal(r.status, 202, r.text);
         assert.deepEqual(r.body, known.body);
       }
+      await settleLinkDeliveries();
       const sent = sentCustomerMessages().slice(before);
       assert.equal(sent.length, 1, 'only the open case got a message');
       assert.equal(sent[0]!.caseId, caseId);

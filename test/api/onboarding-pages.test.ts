@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { settleLinkDeliveries } from '../../src/domains/onboarding/onboarding.links';
 import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
@@ -323,6 +324,7 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     const before = sentCustomerMessages().length;
     let r = await env.client().submitForm('/onboarding/riprendi', { email, azienda: tenant }, `/onboarding/?azienda=${tenant}`);
     assert.equal(r.status, 302);
+    await settleLinkDeliveries();
     assert.equal(sentCustomerMessages().length, before + 1, 'a resume link was sent');
     assert.ok(sentCustomerMessages().at(-1)!.link?.includes('/api/v1/onboarding/resume?token='));
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { settleLinkDeliveries } from '../../src/domains/onboarding/onboarding.links';
 import { onboardingEsignToken } from '../../src/domains/onboarding/onboarding.tokens';
 import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { getTestEnv, type TestEnv } from '../helpers/env';
@@ -284,6 +285,7 @@ describe('onboarding: hostile input and isolation', function () {
       await client.post(`/api/v1/onboarding/case/${caseId}/anagrafe`, { nome: 'Ermenegilda', cognome: 'Pancrazi', codice_fiscale: 'PNCRNG80A41F205X' });
       const before = sentCustomerMessages().length;
       assert.equal((await env.client().post('/api/magic-link', { email, cod_azienda: tenant })).status, 202);
+      await settleLinkDeliveries();
       const sent = sentCustomerMessages().slice(before);
       assert.equal(sent.length, 1);
       const token = new URL(sent[0]!.link!).searchParams.get('token')!;

@@ -79,6 +79,20 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
   if (retry > 0) throw tooManyRequests('Troppe richieste di link: riprova più tardi', retry);
   const codAzienda = body.cod_azienda || deps.config.onboardingDefaultAzienda;
   if (!codAzienda || !/^[A-Za-z0-9_-]{1,32}$/.test(codAzienda)) return { kind: 'public' };
+  // The lookup and the message happen after the answer: its timing must not tell whether
+  // the address has a case (the answer's text already does not).
+  track(deliverResumeLink(deps, codAzienda, email).catch((err) => deps.logger.error({ err, codAzienda }, 'resume link not delivered')));
+  return { kind: 'public' };
+}
+
+const pending = new Set<Promise<unknown>>();
+const track = (p: Promise<unknown>) => { pending.add(p); void p.finally(() => pending.delete(p)); };
+/** Waits for the link deliveries under way (tests read the outbox after it). */
+export async function settleLinkDeliveries(): Promise<void> {
+  while (pending.size) await Promise.all([...pending]);
+}
+
+async function deliverResumeLink(deps: Deps, codAzienda: string, email: string): Promise<void> {
   const sent = await withTenant(deps.db, { codAzienda, actor: 'cliente' }, async (trx) => {
     const row = await trx('onboarding_cases').whereRaw('lower(email) = ?', [email]).whereIn('stato', OPEN_STATES)
       .orderBy('created_at', 'desc').first('id', 'email', 'stato');
@@ -95,7 +109,6 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
       testo: `Per riprendere la tua pratica apri questo link. Vale ${sent.ttlHours} ore e si può usare una sola volta: ${sent.link}`,
     });
   }
-  return { kind: 'public' };
 }
 
 export type ResumeResult =
