@@ -1,9 +1,10 @@
+import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import type { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { TRAVEL_RULE_VERSION } from '../../src/domains/onboarding/onboarding.schemas';
 import { uboOwners } from '../../src/domains/onboarding/onboarding.validation';
-import type {
-  DocumentMeta, OnboardingEdit, OnboardingStep, WalletInput, WalletSummary,
+import {
+  ONBOARDING_FAILURES, type DocumentMeta, type OnboardingEdit, type OnboardingStep, type WalletInput, type WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
 import { auditCase, derivedUuid, isUuid, json, lockCase, removeUnreferencedBlobs, tx } from './onboarding.tx';
 
@@ -73,6 +74,11 @@ export async function applyEdit(db: Knex, store: DocumentStore, p: OnboardingSte
       }
       case 'document-add': {
         const d = e.document;
+        const ref = d.riferimento || 'soggetto';
+        // Checked again under the case's lock: an owner removed since the web checked the upload takes its documents along.
+        if (ref !== 'soggetto' && !uboOwners(row.ubo).some((o) => (o as { id?: string })?.id === ref)) {
+          throw ApplicationFailure.create({ type: ONBOARDING_FAILURES.conflict, nonRetryable: true, message: `the beneficial owner ${ref} is no longer declared`, details: [{ riferimento: ref }] });
+        }
         const inserted = await trx('onboarding_documents').insert({
           id: d.id, cod_azienda: p.codAzienda, case_id: p.caseId, tipo: d.tipo, riferimento: d.riferimento || 'soggetto', nome_file: d.nome_file,
           mime: d.mime, dimensione: d.dimensione, sha256: d.sha256, uploaded_by: p.actor.username,

@@ -271,6 +271,17 @@ describe('onboarding activities', function () {
     assert.equal((await verifyAuditChain(db, tenant)).ok, true);
   });
 
+  it('refuses a document for a beneficial owner no longer declared (an upload racing an owners change)', async () => {
+    const tenant = await env.createTenant();
+    const { caseId, edit, upload } = await newCase(tenant);
+    await edit({ kind: 'section', section: 'subject_type', data: { subject_type: 'societa' } });
+    await edit({ kind: 'section', section: 'ubo', data: { titolari: companyOwners() } });
+    await upload('documento_identita', UBO_B);
+    await edit({ kind: 'section', section: 'ubo', data: { titolari: [companyOwners()[0]] } });
+    await assert.rejects(upload('documento_identita', UBO_B), /no longer declared/);
+    assert.deepEqual((await env.ownerDb('onboarding_documents').where({ case_id: caseId })).map((d: { riferimento: string }) => d.riferimento), []);
+  });
+
   it('purges an expired draft but keeps it expired, and refuses to purge a submitted case', async () => {
     const tenant = await env.createTenant();
     const { caseId, step, edit, upload } = await newCase(tenant, 'abbandonata@example.test');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
 import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
@@ -91,7 +91,9 @@ async function viaWorkflow<T>(row: CaseRef, action: string, actor: MachineActor,
   try {
     return await call();
   } catch (err) {
-    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    // A refusal comes from the handler itself, or from an activity it ran (wrapped in an ActivityFailure).
+    let cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+    if (cause instanceof ActivityFailure) cause = cause.cause;
     if (cause instanceof ApplicationFailure && cause.type) throw onboardingFailureToHttp(cause.type, cause.message, cause.details?.[0], action);
     throw err;
   }

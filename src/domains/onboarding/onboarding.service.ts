@@ -198,9 +198,17 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
   const declared = input.declaredMime && input.declaredMime !== 'application/octet-stream' ? input.declaredMime : EXT_MIME[extname(name).toLowerCase()];
   const sniff = await sniffDocument(input.bytes, declared);
   if (!sniff.ok) return { ok: false, status: declared && (await sniffDocument(input.bytes)).ok ? 422 : 415, errors: [{ path: 'file', message: sniff.message }] };
-  const sha256 = await new DocumentStore(deps.config.documentDir).put(row.cod_azienda, input.bytes);
+  const store = new DocumentStore(deps.config.documentDir);
+  const sha256 = await store.put(row.cod_azienda, input.bytes);
   const document: DocumentMeta = { id: randomUUID(), tipo: meta.data!.tipo, riferimento, nome_file: name, mime: sniff.mime, dimensione: input.bytes.length, sha256 };
-  await editOnboarding(await onboardingTemporal(deps), row, { kind: 'document-add', document });
+  try {
+    await editOnboarding(await onboardingTemporal(deps), row, { kind: 'document-add', document });
+  } catch (err) {
+    // Refused (case no longer editable, owner gone): bytes no row points to are not kept.
+    const used = await withTenant(deps.db, { codAzienda: row.cod_azienda, actor: 'cliente' }, (trx) => trx('onboarding_documents').where({ sha256 }).first('id'));
+    if (!used) await store.remove(row.cod_azienda, sha256);
+    throw err;
+  }
   return { ok: true, document };
 }
 
