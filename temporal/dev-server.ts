@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Connection } from '@temporalio/client';
 import { mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname } from 'node:path';
@@ -31,6 +32,30 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
 }
 
 /**
+ * An open port is not a ready server: the frontend answers "not healthy yet" for a while,
+ * and a worker connecting then fails. Ready means the namespace can be described.
+ */
+async function waitForFrontend(address: string, namespace: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`temporal exited with code ${child.exitCode}`);
+    let connection: Connection | undefined;
+    try {
+      connection = await Connection.connect({ address, connectTimeout: 2_000 });
+      await connection.workflowService.describeNamespace({ namespace });
+      return;
+    } catch (err) {
+      last = err;
+    } finally {
+      await connection?.close().catch(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`Temporal dev server at ${address} not ready in ${timeoutMs} ms: ${String(last)}`);
+}
+
+/**
  * Starts the official Temporal CLI dev server with the project's search attributes.
  * `dbFile` undefined keeps state in memory (tests); otherwise a SQLite file (npm start).
  */
@@ -53,6 +78,7 @@ export async function startTemporalDevServer(opts: {
   child.stdout?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
   child.stderr?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
   await waitForPort(opts.port, child, 60_000);
+  await waitForFrontend(`127.0.0.1:${opts.port}`, opts.namespace ?? 'default', child, 60_000);
   return {
     address: `127.0.0.1:${opts.port}`,
     uiPort: opts.uiPort,
