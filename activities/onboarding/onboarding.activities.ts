@@ -154,6 +154,30 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
       });
     },
 
+    /**
+     * Tells the applicant the decision, and nothing more: a refusal may follow a suspicion,
+     * and disclosing its reason would be tipping-off (art. 39 d.lgs. 231/2007).
+     */
+    async sendOnboardingOutcome(p: OnboardingStep & { outcome: 'approved' | 'rejected' }): Promise<void> {
+      const email = await tx(db, p, async (trx) => {
+        const row = await lockCase(trx, p.caseId);
+        if (!row.email) return null;
+        const already = await trx('audit_events').where({ cod_azienda: p.codAzienda, entity_id: p.caseId, action: 'onboarding.outcome-sent' }).first('seq');
+        if (already) return null; // a retry after the message went out
+        await auditCase(trx, p, 'outcome-sent', { outcome: p.outcome });
+        return row.email as string;
+      });
+      if (!email) return;
+      const approved = p.outcome === 'approved';
+      await mailer.send({
+        codAzienda: p.codAzienda, caseId: p.caseId, to: email, kind: 'outcome',
+        oggetto: approved ? 'La tua richiesta è stata accolta' : 'Esito della tua richiesta',
+        testo: approved
+          ? 'Ti informiamo che la tua richiesta di apertura del rapporto è stata accolta. Riceverai a parte le istruzioni per iniziare a operare.'
+          : 'Ti informiamo che non è stato possibile accogliere la tua richiesta di apertura del rapporto. Per informazioni puoi rivolgerti ai nostri uffici.',
+      });
+    },
+
     async notifyOnboardingReviewers(p: OnboardingStep & { event: 'in_review' | 'pending_second_approval' }): Promise<void> {
       await tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);

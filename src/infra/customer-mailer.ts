@@ -9,7 +9,7 @@ export interface CustomerMessage {
   testo: string;
   /** The link the message carries (resume link), if any. */
   link?: string;
-  kind: 'resume' | 'info_request' | 'reminder';
+  kind: 'resume' | 'info_request' | 'reminder' | 'outcome';
 }
 
 export interface CustomerMailer { send(msg: CustomerMessage): Promise<void> }

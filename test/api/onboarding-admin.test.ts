@@ -229,6 +229,11 @@ describe('onboarding admin review API', function () {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.stato, 'rejected');
     assert.equal(r.body.rejection_reason, 'Titolarità effettiva non dimostrata');
+    // The applicant learns the outcome, never the reason (tipping-off, art. 39 d.lgs. 231/2007).
+    const told = sentCustomerMessages().filter((m) => m.caseId === c.caseId && m.kind === 'outcome');
+    assert.equal(told.length, 1);
+    assert.doesNotMatch(`${told[0]!.oggetto} ${told[0]!.testo}`, /Titolarit|dimostrat/);
+    assert.match(told[0]!.testo, /non è stato possibile accogliere/);
   });
 
   it('asks the applicant for information: the workflow sends a fresh link', async () => {

@@ -53,6 +53,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
     materialised: [] as { caseId: string; firstApprover: string | null; actor: string }[],
     reviewsDue: [] as string[],
     purged: [] as string[],
+    outcomes: [] as { caseId: string; outcome: string }[],
   };
   const lowRisk: RiskResult = { score: 5, classe: 'basso', fattori: [], pep: false, screeningMatches: 0, walletHits: 0, secondApprovalRequired: false, modello: 'test' };
   const activities = {
@@ -84,6 +85,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
     },
     async eraseOnboardingCase() {},
     async purgeExpiredDraft(p: OnboardingStep) { calls.purged.push(p.caseId); },
+    async sendOnboardingOutcome(p: OnboardingStep & { outcome: string }) { calls.outcomes.push({ caseId: p.caseId, outcome: p.outcome }); },
     async markCddReviewDue(p: { reviewId: string }) { calls.reviewsDue.push(p.reviewId); },
     // e-signature ceremony (the child)
     async createEsignProjection() {},
@@ -265,6 +267,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
       assert.equal(done.codAnagrafe, 'ANA-000001');
       assert.deepEqual(calls.materialised.filter((m) => m.caseId === c.caseId), [{ caseId: c.caseId, firstApprover: coA.id, actor: coB.username }]);
       assert.deepEqual(of(c.caseId), ['submit:submitted', 'complete-submission:in_review', 'approve:pending_second_approval', 'complete-approval:approved']);
+      assert.deepEqual(calls.outcomes.filter((o) => o.caseId === c.caseId), [{ caseId: c.caseId, outcome: 'approved' }], 'the applicant is told once');
 
       // The periodic review is a child that outlives the case: it sleeps until its due date (one year here), then marks the review due.
       const review: WorkflowHandle = env.client.workflow.getHandle(cddReviewWorkflowId(AZ, `rev-${c.caseId}`));

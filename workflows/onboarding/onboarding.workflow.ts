@@ -1,5 +1,5 @@
 import {
-  allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, proxyActivities, setHandler, startChild, upsertSearchAttributes, uuid4,
+  allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, patched, proxyActivities, setHandler, startChild, upsertSearchAttributes, uuid4,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
@@ -27,6 +27,9 @@ const esignActs = proxyActivities<ReturnType<typeof createEsignActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
+
+/** Versioning marker: the applicant is told the decision (see docs/architecture.md, Versioning). */
+const APPLICANT_OUTCOME_PATCH = 'applicant-outcome-message';
 
 const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [ONBOARDING_SYSTEM_ROLE] };
 const fail = (type: string, message: string, details?: unknown) =>
@@ -223,6 +226,8 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     await startChild('cddReviewWorkflow', {
       workflowId: cddReviewWorkflowId(input.codAzienda, made.reviewId), args: [review], parentClosePolicy: ParentClosePolicy.ABANDON,
     });
+    // Added after the first recorded histories: cases decided before it replay without the message.
+    if (patched(APPLICANT_OUTCOME_PATCH)) await acts.sendOnboardingOutcome({ ...step(args.actor), outcome: 'approved' });
   };
 
   setHandler(onboardingTransitionUpdate, (args) => serial(async () => {
@@ -242,6 +247,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         break;
       case 'reject':
         await moveTo('reject', 'rejected', args.actor, { reason: args.input?.reason });
+        if (patched(APPLICANT_OUTCOME_PATCH)) await acts.sendOnboardingOutcome({ ...step(args.actor), outcome: 'rejected' });
         break;
       case 'erase':
         await acts.eraseOnboardingCase(step(args.actor));
