@@ -27,7 +27,9 @@ const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [SYSTEM_
  * live here, so neither can be reset by the web process.
  */
 export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<EsignWorkflowState> {
-  const state: EsignWorkflowState = { status: esignMachine.initial, created: false, otpFailures: 0, lastOtp: null, transitions: 0 };
+  // A ceremony started as a child is created by its input: created from the first instant, so
+  // a signer step that reaches the workflow with its first task is not refused.
+  const state: EsignWorkflowState = { status: esignMachine.initial, created: Boolean(input.create), otpFailures: 0, lastOtp: null, transitions: 0 };
   const serial = createSerialQueue();
   const base = { codAzienda: input.codAzienda, ceremonyId: input.ceremonyId };
   const check = (args: { action: string; otp?: string }, actor: MachineActor) =>
@@ -54,6 +56,14 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     return state;
   });
   setHandler(createCeremonyUpdate, create);
+  // Started as a child (onboarding declarations): a parent cannot send updates, so the input
+  // carries the data. The projection goes first in the serial queue, before the signer's
+  // handlers exist, so it precedes any signer step (the parent has usually written it already).
+  if (input.create) {
+    const c = input.create;
+    publishStatus();
+    void serial(() => project(c));
+  }
 
   const sign = async (args: EsignTransitionArgs) => {
     const ok = await acts.checkEsignOtp({ ...base, transitionId: uuid4(), actor: args.actor, client: args.client, otp: args.otp ?? '', attempt: state.otpFailures + 1 });
@@ -98,15 +108,6 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     },
   });
 
-  // Started as a child (onboarding declarations): a parent cannot send updates, so the input
-  // carries the data. The ceremony counts as created at once (the parent has usually written
-  // the row already); the projection is first in the serial queue, ahead of any signer step.
-  if (input.create) {
-    const c = input.create;
-    state.created = true;
-    publishStatus();
-    void serial(() => project(c));
-  }
 
   const done = () => isFinal(esignMachine, state.status);
   const r = await waitForDeadline(input.expiresAt, done);
