@@ -28,6 +28,7 @@ describe('e-signature ceremony pages (signer, no account)', function () {
 
     let r = await signer.get(page, { accept: 'text/html' });
     assert.equal(r.status, 200);
+    assert.match(r.headers.get('cache-control') ?? '', /no-store/, 'a page reached with a bearer token in its URL is never cached');
     assert.match(r.text, /Accetto le condizioni/);
     assert.match(r.text, /acconsento a sottoscriverlo/);
 

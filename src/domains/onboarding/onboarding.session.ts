@@ -11,8 +11,8 @@ const ABSOLUTE_MS = 24 * 3_600_000;
 const hash = (id: string) => createHash('sha256').update(id).digest('hex');
 /** Paths where an applicant's session matters; elsewhere the cookie is not even looked up. */
 const CUSTOMER_PATHS = /^\/(onboarding|api\/v1\/onboarding|esign|api\/v1\/esign)(\/|$)/;
-/** Onboarding pages and answers, the applicant's and the reviewers' (personal data, signing and resume links): never kept by a cache. */
-const NO_STORE_PATHS = /^\/(onboarding|api\/v1\/onboarding|api\/magic-link|admin\/onboarding|api\/v1\/admin\/onboarding)(\/|$)/;
+/** Onboarding and signing pages and answers (personal data; signing and resume links carry bearer tokens): never kept by a cache. */
+const NO_STORE_PATHS = /^\/(onboarding|api\/v1\/onboarding|api\/magic-link|admin\/onboarding|api\/v1\/admin\/onboarding|esign|api\/v1\/esign)(\/|$)/;
 
 /**
  * The applicant's session: no account, one case. A new session replaces any earlier one
