@@ -1,22 +1,17 @@
 import assert from 'node:assert/strict';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { hex } from '@scure/base';
 import type { Browser, Page } from 'playwright-core';
 import { otpHash } from '../../activities/esign/esign.activities';
-import { ethAddressOf, ethPersonalMessageHash } from '../../src/domains/onboarding/wallet-proof';
+import { ethAddressOf } from '../../src/domains/onboarding/wallet-proof';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
 import { PDF, PNG } from '../api/onboarding-fixtures';
+import { ethSign } from '../helpers/wallet-sign';
 
 const future = `${new Date().getUTCFullYear() + 4}-09-30`;
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: PDF });
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
 
-/** EIP-191 personal_sign, as a wallet produces it: r || s || v (27 + recovery). */
-function ethSign(secret: Uint8Array, message: string) {
-  const sig = secp256k1.Signature.fromBytes(secp256k1.sign(ethPersonalMessageHash(message), secret, { prehash: false, format: 'recovered' }), 'recovered');
-  return `0x${hex.encode(sig.toBytes('compact'))}${(27 + sig.recovery!).toString(16)}`;
-}
 
 describe('browser: a company applies online, signs, and is approved with four eyes', function () {
   this.timeout(300_000);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { hex } from '@scure/base';
 import PDFDocument from 'pdfkit';
 import { otpHash } from '../../activities/esign/esign.activities';
 import { HttpError } from '../../src/http/errors';
@@ -10,9 +9,10 @@ import {
   addWallet, completeTravelRule, onboardingTemporal, reloadCase, saveSection, signTravelRule, submitCase, uploadDocument, type CaseRow,
 } from '../../src/domains/onboarding/onboarding.service';
 import { onboardingEsignToken } from '../../src/domains/onboarding/onboarding.tokens';
-import { ethAddressOf, ethPersonalMessageHash, walletProofMessage } from '../../src/domains/onboarding/wallet-proof';
+import { ethAddressOf, walletProofMessage } from '../../src/domains/onboarding/wallet-proof';
 import type { OnboardingStatus } from '../../workflows/onboarding/onboarding.machine';
 import type { TestEnv } from './env';
+import { ethSign } from './wallet-sign';
 
 /**
  * Builds onboarding cases the way an applicant would, through the applicant's service
@@ -38,11 +38,6 @@ export function tinyPdf(text: string): Promise<Buffer> {
   });
 }
 
-/** An EIP-191 personal_sign signature (0x r s v), as a wallet makes it. */
-export function ethSign(secret: Uint8Array, message: string): string {
-  const sig = secp256k1.Signature.fromBytes(secp256k1.sign(ethPersonalMessageHash(message), secret, { prehash: false, format: 'recovered' }), 'recovered');
-  return `0x${hex.encode(sig.toBytes('compact'))}${(27 + sig.recovery!).toString(16)}`;
-}
 
 /** A self-hosted Ethereum wallet of a fresh key, proved by signing the case's own message (as the applicant's wallet would). */
 export function provenEthWallet(caseId: string, codAzienda: string, volume = 5000) {

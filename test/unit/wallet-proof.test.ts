@@ -6,6 +6,7 @@ import { base58check, base64, hex } from '@scure/base';
 import {
   btcAddressOf, btcMessageHash, ethAddressOf, ethPersonalMessageHash, verifyBtcMessage, verifyEthPersonalSign, verifyWalletProof,
 } from '../../src/domains/onboarding/wallet-proof';
+import { ethSign } from '../helpers/wallet-sign';
 
 /** Signs as a Bitcoin wallet does: header 27 + recovery (+4 compressed, +12 for P2WPKH when asked). */
 function btcSign(secret: Uint8Array, message: string, header: 'compressed' | 'uncompressed' | 'p2wpkh' | 'p2sh-p2wpkh') {
@@ -17,10 +18,6 @@ function btcSign(secret: Uint8Array, message: string, header: 'compressed' | 'un
   return base64.encode(out);
 }
 
-function ethSign(secret: Uint8Array, message: string) {
-  const sig = secp256k1.Signature.fromBytes(secp256k1.sign(ethPersonalMessageHash(message), secret, { prehash: false, format: 'recovered' }), 'recovered');
-  return `0x${hex.encode(sig.toBytes('compact'))}${(27 + sig.recovery!).toString(16)}`;
-}
 
 describe('wallet proof of control', () => {
   describe('Ethereum personal_sign (EIP-191)', () => {

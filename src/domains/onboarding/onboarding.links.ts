@@ -5,12 +5,14 @@ import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import type { AppState } from '../../http/context';
-import { forbidden, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
+import { forbidden, HttpError, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
 import { logCustomerMailer } from '../../infra/customer-mailer';
 import { EDITABLE_STATES, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
 import { getSetting } from '../admin/admin.settings';
 import { appendAudit } from '../audit/audit.chain';
 import type { Role } from '../auth/roles';
+import { zodErrors } from './onboarding.forms';
+import { magicLinkRequestSchema } from './onboarding.schemas';
 import { createCustomerSession } from './onboarding.session';
 import { resumeUrl, signMagicLink, verifyMagicLink, type LinkPurpose } from './onboarding.tokens';
 import { countRequest } from './request-limit';
@@ -83,6 +85,23 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
   // the address has a case (the answer's text already does not).
   track(deliverResumeLink(deps, codAzienda, email).catch((err) => deps.logger.error({ err, codAzienda }, 'resume link not delivered')));
   return { kind: 'public' };
+}
+
+/**
+ * A resume link asked for from a public form (the landing page, the invalid-link page):
+ * the form's field errors, or the rate limit's message, or nothing when the request went in.
+ */
+export async function requestLinkFromForm(deps: Deps, ctx: Ctx, values: { email: string; cod_azienda?: string }):
+  Promise<{ ok: true } | { ok: false; status: 422 | 429; errors: Record<string, string> }> {
+  const parsed = magicLinkRequestSchema.pick({ email: true, cod_azienda: true }).safeParse(values);
+  if (!parsed.success) return { ok: false, status: 422, errors: zodErrors(parsed.error) };
+  try {
+    await issueMagicLink(deps, ctx, { email: parsed.data.email, cod_azienda: parsed.data.cod_azienda });
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 429) return { ok: false, status: 429, errors: { email: err.detail ?? 'Troppe richieste' } };
+    throw err;
+  }
 }
 
 const pending = new Set<Promise<unknown>>();

@@ -14,9 +14,9 @@ import {
   uploadForm, validationResponse, walletResponse,
 } from './onboarding-api.schemas';
 import { cddAnswersSchema, cddSchemaFor, CDD_SCHEMA_VERSION, isKnownCddVersion, UNKNOWN_CDD_VERSION_MESSAGE } from './onboarding.cdd-schema';
-import { PUBLIC_LINK_ANSWER } from './onboarding.links';
+import { PUBLIC_LINK_ANSWER, requestLinkFromForm } from './onboarding.links';
 import {
-  ANAGRAFE_SCHEMAS, countriesSchema, magicLinkRequestSchema, travelRuleDeclarationSchema, uboListSchema, walletInputSchema,
+  ANAGRAFE_SCHEMAS, countriesSchema, travelRuleDeclarationSchema, uboListSchema, walletInputSchema,
 } from './onboarding.schemas';
 import {
   addWallet, caseDocuments, caseResponse, caseWallets, completeSubmission, completeTravelRule, deleteDocument, eraseCase, issueMagicLink, loadCustomerCase,
@@ -305,14 +305,8 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   router.post('/onboarding/nuovo-link', async (ctx) => {
     const form = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
     const values = { email: String(form.email ?? '').slice(0, 254), cod_azienda: String(form.cod_azienda ?? '').slice(0, 32) };
-    const r = magicLinkRequestSchema.pick({ email: true, cod_azienda: true }).safeParse(values);
-    if (!r.success) return linkPage(ctx, { values, errors: Object.fromEntries(issuesOf(r.error).map((e) => [e.path, e.message])) }, 422);
-    try {
-      await issueMagicLink(deps, ctx, { email: r.data.email, cod_azienda: r.data.cod_azienda });
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 429) return linkPage(ctx, { values, errors: { _form: err.detail } }, 429);
-      throw err;
-    }
+    const r = await requestLinkFromForm(deps, ctx, { email: values.email, cod_azienda: values.cod_azienda || undefined });
+    if (!r.ok) return linkPage(ctx, { values, errors: r.errors }, r.status);
     redirectWithFlash(ctx, `/onboarding/nuovo-link${values.cod_azienda ? `?azienda=${encodeURIComponent(values.cod_azienda)}` : ''}`, 'success', PUBLIC_LINK_ANSWER.detail);
   });
 };

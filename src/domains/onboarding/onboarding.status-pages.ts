@@ -6,9 +6,9 @@ import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { EDITABLE_STATES } from '../../../workflows/onboarding/onboarding.machine';
 import { errorSummary, zodErrors } from './onboarding.forms';
 import { formBody, pageHelpers, publicTenant, str, tenantParam } from './onboarding.page-context';
-import { magicLinkRequestSchema, requiredDocuments, startCaseSchema } from './onboarding.schemas';
+import { requiredDocuments, startCaseSchema } from './onboarding.schemas';
 import { completeSubmission, eraseCase, issueMagicLink, startCase } from './onboarding.service';
-import { PUBLIC_LINK_ANSWER } from './onboarding.links';
+import { PUBLIC_LINK_ANSWER, requestLinkFromForm } from './onboarding.links';
 import { STEP_TITLES, stepUrl } from './onboarding.steps';
 import { applicationIssues, issueText } from './onboarding.wizard';
 import { DOCUMENT_TYPES } from './onboarding.schemas';
@@ -75,14 +75,8 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     const body = formBody(ctx);
     const azienda = str(body.azienda) || undefined;
     const resumeValues = { email: str(body.email) ?? '' };
-    const parsed = magicLinkRequestSchema.safeParse({ email: resumeValues.email, cod_azienda: azienda });
-    if (!parsed.success) return landing(ctx, { resumeValues, resumeErrors: zodErrors(parsed.error), status: 422, azienda });
-    try {
-      await issueMagicLink(deps, ctx, { email: parsed.data.email, cod_azienda: parsed.data.cod_azienda });
-    } catch (err) {
-      if (err instanceof HttpError && err.status === 429) return landing(ctx, { resumeValues, resumeErrors: { email: err.detail ?? 'Troppe richieste' }, status: 429, azienda });
-      throw err;
-    }
+    const r = await requestLinkFromForm(deps, ctx, { email: resumeValues.email, cod_azienda: azienda });
+    if (!r.ok) return landing(ctx, { resumeValues, resumeErrors: r.errors, status: r.status, azienda });
     redirectWithFlash(ctx, landingUrl(azienda), 'info', PUBLIC_LINK_ANSWER.detail);
   });
 
