@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import areaBoundaries from './eslint-rules/area-boundaries.js';
 
 const ioModules = [
   'node:*', 'fs', 'path', 'os', 'crypto', 'http', 'https', 'net', 'child_process', 'knex', 'pg', 'objection', 'koa', '@koa/*',
@@ -18,6 +19,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'off',
     },
+  },
+  {
+    // Tests, scripts, benchmarks and migrations may reach inside areas; product code may not.
+    files: ['src/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'temporal/**/*.ts'],
+    plugins: { house: { rules: { 'area-boundaries': areaBoundaries } } },
+    rules: { 'house/area-boundaries': 'error' },
   },
   {
     files: ['**/*.cjs'],

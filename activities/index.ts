@@ -1,20 +1,22 @@
+import { AREAS } from '../src/areas';
+import type { AreaDefinition } from '../src/kit/area';
 import type { ActivityDeps } from './deps';
-import { createCaseActivities } from './case/case.activities';
-import { createNotificationActivities } from './notifications/notification.activities';
-import { createScreeningImportActivities } from './screening/screening-import.activities';
-import { createScreeningBatchActivities } from './screening/screening-batch.activities';
-import { createEsignActivities } from './esign/esign.activities';
-import { createOnboardingActivities } from './onboarding/onboarding.activities';
 
-export function createActivities(deps: ActivityDeps) {
-  return {
-    ...createCaseActivities(deps),
-    ...createNotificationActivities(deps),
-    ...createScreeningImportActivities(deps),
-    ...createScreeningBatchActivities(deps),
-    ...createEsignActivities(deps),
-    ...createOnboardingActivities(deps),
-  };
+type ActivityFn = (...args: never[]) => Promise<unknown>;
+
+/**
+ * Every activity of every area of the registry, for the worker. Workflows call them by
+ * name, so two areas may not register the same name.
+ */
+export function createActivities(deps: ActivityDeps, areas: readonly AreaDefinition[] = AREAS): Record<string, ActivityFn> {
+  const all: Record<string, ActivityFn> = {};
+  const owner: Record<string, string> = {};
+  for (const area of areas) {
+    for (const [name, fn] of Object.entries(area.activities?.(deps) ?? {})) {
+      if (owner[name]) throw new Error(`activity ${name} is registered by both ${owner[name]} and ${area.name}`);
+      owner[name] = area.name;
+      all[name] = fn;
+    }
+  }
+  return all;
 }
-
-export type Activities = ReturnType<typeof createActivities>;

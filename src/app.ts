@@ -1,40 +1,37 @@
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
-import type nunjucks from 'nunjucks';
 import { z } from 'zod';
+import { AREAS } from './areas';
 import type { Deps } from './deps';
-import { SessionStore } from './domains/auth/session.store';
-import { domains } from './domains';
-import { customerSessionMiddleware } from './domains/onboarding/onboarding.session';
+import { customerSessionMiddleware } from './domains/onboarding';
 import { sessionMiddleware } from './http/auth';
 import type { AppState } from './http/context';
 import { csrf } from './http/csrf';
 import { errorHandler, securityHeaders } from './http/error-handler';
+import { Navigation } from './http/navigation';
 import { OpenApiRegistry } from './http/openapi';
 import { areaPlaceholder } from './http/placeholder';
+import { SessionStore } from './http/session-store';
 import { staticAssets } from './http/static';
 import { createViews } from './http/views';
+import type { AppServices, AreaDefinition } from './kit/area';
+import { Routes } from './kit/routes';
 
 z.config(z.locales.it());
 
-/** What every domain's routes receive: the dependencies plus the shared HTTP services. */
-export interface AppServices {
-  deps: Deps;
-  views: nunjucks.Environment;
-  openapi: OpenApiRegistry;
-  sessions: SessionStore;
-}
-
-export function createApp(deps: Deps) {
+/** The web process, assembled from the registry's areas (src/areas.ts). */
+export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) {
   const app = new Koa<AppState>();
   app.proxy = process.env.TRUST_PROXY === 'true';
   const views = createViews();
   const openapi = new OpenApiRegistry();
   const sessions = new SessionStore(deps.db, { idleMinutes: deps.config.sessionIdleMinutes, absoluteHours: deps.config.sessionAbsoluteHours });
-  const services: AppServices = { deps, views, openapi, sessions };
+  const services: AppServices = { deps, views, sessions };
   const router = new Router<AppState>();
-  for (const register of domains) register(router, services);
+  const routes = new Routes(router, openapi);
+  for (const area of areas) for (const register of area.routes ?? []) register(routes, services);
+  const navigation = new Navigation(areas.flatMap((a) => a.navigation ?? []));
 
   app.use(securityHeaders(deps.config.secureCookies));
   app.use(errorHandler(views, deps.logger));
@@ -44,10 +41,11 @@ export function createApp(deps: Deps) {
   app.use(customerSessionMiddleware(deps));
   app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies));
   app.use(flashFromCookie());
+  app.use(async (ctx, next) => { ctx.state.navigation = navigation; await next(); });
   app.use(router.routes());
   app.use(router.allowedMethods());
-  app.use(areaPlaceholder(views));
-  return { app, router, openapi, services };
+  app.use(areaPlaceholder(views, navigation));
+  return { app, router, routes, openapi, services, navigation };
 }
 
 function flashFromCookie(): Koa.Middleware<AppState> {

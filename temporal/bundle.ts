@@ -1,13 +1,37 @@
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AREAS } from '../src/areas';
 import { projectRoot } from '../src/config';
+import type { AreaDefinition } from '../src/kit/area';
 
-export const workflowsPath = join(projectRoot, 'workflows', 'index.ts');
+/**
+ * The worker's workflow entry, generated from the registry: one `export *` per workflow
+ * module of each area. Workflow code is bundled (webpack), never imported by the worker,
+ * so the registry names the modules and this file is what the bundler starts from.
+ * It is plain JavaScript so the bundler needs no TypeScript loader for it.
+ */
+export function workflowsEntry(areas: readonly AreaDefinition[] = AREAS): string {
+  const dir = join(projectRoot, 'node_modules', '.cache', 'compliance');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'workflows-entry.js');
+  const lines = areas.flatMap((a) => (a.workflowModules ?? []).map((m) => `export * from ${JSON.stringify(m)}; // ${a.name}`));
+  const text = `// Generated from src/areas.ts by temporal/bundle.ts: do not edit.\n${lines.join('\n')}\n`;
+  let current = '';
+  try { current = readFileSync(file, 'utf8'); } catch { /* first run */ }
+  // Rewritten only when it changes, and atomically: several processes (web, worker, tests) may start at once.
+  if (current !== text) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  }
+  return file;
+}
 
 let cached: Promise<WorkflowBundleWithSourceMap> | undefined;
 
-/** Bundled once per process: webpack over workflows/ takes seconds, and the code does not change at run time. */
+/** Bundled once per process: webpack over the workflows takes seconds, and the code does not change at run time. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  cached ??= bundleWorkflowCode({ workflowsPath, logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never });
+  cached ??= bundleWorkflowCode({ workflowsPath: workflowsEntry(), logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never });
   return cached;
 }

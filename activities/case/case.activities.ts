@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
-import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { appendAudit } from '../../src/domains/audit';
 import { STATO_LABELS, transitionText } from '../../src/domains/cases/cases.labels';
 import type { CaseCreation, CaseOverdue, CaseProjection } from '../../workflows/case/case.contract';
 import type { ActivityDeps } from '../deps';

@@ -2,7 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
-import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { appendAudit } from '../../src/domains/audit';
 import { signEvidence, type EsignEvidence } from '../../src/domains/esign/esign.bundle';
 import type { EsignCreation, EsignOtpCheck, EsignStep } from '../../workflows/esign/esign.contract';
 import type { EsignStatus } from '../../workflows/esign/esign.machine';

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { withTenant } from '../../src/db/tenant';
-import { notify, type NotifyInput, type NotifyResult } from '../../src/domains/notifications/notifications.commands';
+import { notify, type NotifyInput, type NotifyResult } from '../../src/domains/notifications';
 import type { ActivityDeps } from '../deps';
 
 export type NotifyUsersInput = NotifyInput;

@@ -6,7 +6,8 @@ import { uboOwners } from '../../src/domains/onboarding/onboarding.validation';
 import {
   ONBOARDING_FAILURES, type DocumentMeta, type OnboardingEdit, type OnboardingStep, type WalletInput, type WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
-import { auditCase, derivedUuid, isUuid, json, lockCase, removeUnreferencedBlobs, tx } from './onboarding.tx';
+import { auditCase, derivedUuid, json, lockCase, removeUnreferencedBlobs, tx } from './onboarding.tx';
+import { isUuid } from '../../src/kit/ids';
 
 type Section = Extract<OnboardingEdit, { kind: 'section' }>;
 

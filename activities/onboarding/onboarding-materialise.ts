@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { getSetting } from '../../src/domains/admin/admin.settings';
-import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { getSetting } from '../../src/domains/admin';
+import { appendAudit } from '../../src/domains/audit';
 import {
   addYears, customerFields, nextCode, personFields, rapportoFields, REVIEW_YEARS_SETTING, todayInRome, type AnagrafeFields,
 } from '../../src/domains/onboarding/onboarding.records';

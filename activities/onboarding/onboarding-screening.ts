@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { cddAnswers, uboOwners } from '../../src/domains/onboarding/onboarding.validation';
 import { scoreRisk, type RiskInput } from '../../src/domains/onboarding/onboarding.risk';
-import { screenSubjects, screenWallet } from '../../src/domains/screening/screening.service';
+import { screenSubjects, screenWallet } from '../../src/domains/screening';
 import type { ScreeningSubjectInput } from '../../workflows/screening/screening.contract';
 import type { OnboardingStep, RiskResult, SubjectType } from '../../workflows/onboarding/onboarding.contract';
 import { auditCase, json, lockCase, tx, type CaseRow } from './onboarding.tx';

@@ -1,6 +1,6 @@
-import { getSetting } from '../../src/domains/admin/admin.settings';
-import { appendAudit } from '../../src/domains/audit/audit.chain';
-import { notify } from '../../src/domains/notifications/notifications.commands';
+import { getSetting } from '../../src/domains/admin';
+import { appendAudit } from '../../src/domains/audit';
+import { notify } from '../../src/domains/notifications';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { signerName, signingDocument } from '../../src/domains/onboarding/onboarding.signing-document';
 import { onboardingEsignToken, resumeUrl, sha256Hex, signMagicLink } from '../../src/domains/onboarding/onboarding.tokens';

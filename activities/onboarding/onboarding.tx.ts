@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
-import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { appendAudit } from '../../src/domains/audit';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { ONBOARDING_FAILURES, type OnboardingStep } from '../../workflows/onboarding/onboarding.contract';
 
@@ -61,5 +61,3 @@ export async function removeUnreferencedBlobs(db: Knex, store: DocumentStore, co
   return removed;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);

@@ -1,4 +1,4 @@
-import { screenSubjects } from '../../src/domains/screening/screening.service';
+import { screenSubjects } from '../../src/domains/screening';
 import type { ScreeningSubjectInput } from '../../workflows/screening/screening.contract';
 import type { ActivityDeps } from '../deps';
 

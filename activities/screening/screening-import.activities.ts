@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withPlatform, withTenant } from '../../src/db/tenant';
-import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { appendAudit } from '../../src/domains/audit';
 import { readThresholds, screenSubject, type SubjectRow } from '../../src/domains/screening/screening.engine';
 import { listSources, sanctionsDataDir, sourceHash } from '../../src/domains/screening/screening.sources';
 import { changedEntries, latestVersions, storeListVersion } from '../../src/domains/screening/screening.store';

@@ -2,8 +2,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type Koa from 'koa';
 import type { z } from 'zod';
-import type { Role } from '../domains/auth/roles';
-import { requireRoles } from './auth';
+import { accessGuard, type Access } from '../kit/access';
 import type { AppState } from './context';
 import type { OpenApiRegistry } from './openapi';
 import { parseOrThrow } from './validate';
@@ -16,8 +15,8 @@ export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
   path: string;
   summary: string;
   tag: string;
-  /** 'public': no session needed (the handler does its own checks). */
-  roles: readonly Role[] | 'public';
+  /** Who may call it (src/kit/access.ts): staff with roles, the applicant, a signer, the public. */
+  access: Access;
   body?: B;
   /** The body is multipart/form-data, parsed by the handler (body documents it only). */
   multipart?: boolean;
@@ -34,8 +33,8 @@ export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
 export function apiRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(
   router: Router<AppState>, openapi: OpenApiRegistry, def: ApiRouteDef<B, Q>,
 ) {
-  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], roles: def.roles, body: def.body, multipart: def.multipart, query: def.query, response: def.response, successStatus: def.status ?? 200 });
-  const guard: Koa.Middleware<AppState>[] = def.roles === 'public' ? [] : [requireRoles(...def.roles)];
+  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], access: def.access, body: def.body, multipart: def.multipart, query: def.query, response: def.response, successStatus: def.status ?? 200 });
+  const guard: Koa.Middleware<AppState>[] = [accessGuard(def.access)];
   const handler = async (ctx: ApiCtx) => {
     const raw = (ctx.request as unknown as { body?: unknown }).body;
     const body = def.body && !def.multipart ? parseOrThrow(def.body, raw ?? {}) : (raw as z.infer<B>);

@@ -1,10 +1,10 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
-import type { Role } from '../domains/auth/roles';
-import type { SessionStore } from '../domains/auth/session.store';
+import type { Role } from '../kit/roles';
+import type { SessionStore } from './session-store';
 import { withPlatform } from '../db/tenant';
 import type { AppState, SessionUser } from './context';
-import { forbidden, HttpError, noTenant, unauthenticated } from './errors';
+import { noTenant } from './errors';
 
 export const SESSION_COOKIE = 'cp_sid';
 
@@ -31,8 +31,12 @@ export function sessionMiddleware(store: SessionStore, db: Knex): Koa.Middleware
         const user = await loadUser(db, session.cod_utente);
         if (user) {
           ctx.state.session = session;
-          ctx.state.user = user;
-          ctx.state.tenant = session.tenant_attivo ?? user.cod_azienda;
+          if (session.mfa_ok) {
+            ctx.state.user = user;
+            ctx.state.tenant = session.tenant_attivo ?? user.cod_azienda;
+          } else {
+            ctx.state.pendingUser = user;
+          }
         } else {
           await store.destroy(session.id_hash);
         }
@@ -44,36 +48,8 @@ export function sessionMiddleware(store: SessionStore, db: Knex): Koa.Middleware
   };
 }
 
-const wantsHtml = (ctx: Koa.Context) => !ctx.path.startsWith('/api/') && !ctx.path.startsWith('/auth/') && ctx.accepts('html', 'json') === 'html';
-
-/** Signed in with both factors. Pages are sent to the step they still owe; the API answers 401. */
-export function requireAuth(): Koa.Middleware<AppState> {
-  return async (ctx, next) => {
-    const { session, user } = ctx.state;
-    if (!session || !user) {
-      if (wantsHtml(ctx) && ctx.method === 'GET') return ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
-      throw unauthenticated();
-    }
-    if (!session.mfa_ok) {
-      if (wantsHtml(ctx) && ctx.method === 'GET') return ctx.redirect(user.totp_enabled ? '/totp/verify' : '/totp/setup');
-      throw new HttpError(401, 'MFA_REQUIRED', 'Secondo fattore richiesto', 'Completa la verifica TOTP');
-    }
-    await next();
-  };
-}
-
 export const hasRole = (user: SessionUser | undefined, roles: readonly Role[]) =>
   !!user && user.ruoli.some((r) => roles.includes(r));
-
-/** Requires the session and one of the roles. */
-export function requireRoles(...roles: Role[]): Koa.Middleware<AppState> {
-  const auth = requireAuth();
-  return (ctx, next) =>
-    auth(ctx, async () => {
-      if (!hasRole(ctx.state.user, roles)) throw forbidden();
-      await next();
-    });
-}
 
 /** The tenant of the request; a user without one gets the dedicated page. */
 export function tenantOf(ctx: Koa.ParameterizedContext<AppState>): string {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Role } from '../domains/auth/roles';
+import type { Role } from '../kit/roles';
+import type { Navigation } from './navigation';
 
 export interface SessionUser {
   cod_utente: string;
@@ -26,12 +27,17 @@ export interface SessionRow {
 
 export interface AppState {
   session?: SessionRow;
+  /** Signed in with both factors. A session that still owes the TOTP step never sets it. */
   user?: SessionUser;
+  /** Password given, TOTP step owed: only the TOTP pages (caller 'second-factor') see this user. */
+  pendingUser?: SessionUser;
   /** The tenant this request acts in: the user's, or the one a superadmin switched to. */
   tenant?: string | null;
   csrfToken?: string;
   flash?: { type: 'success' | 'danger' | 'warning' | 'info'; message: string }[];
   trx?: Knex.Transaction;
+  /** The staff navigation of this application (from the registry). */
+  navigation?: Navigation;
   /** The onboarding applicant (no account): a session bound to one case. */
   customer?: { caseId: string; codAzienda: string; sessionIdHash: string };
 }

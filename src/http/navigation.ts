@@ -1,77 +1,82 @@
-import type { Role } from '../domains/auth/roles';
-
-export interface NavItem { label: string; href: string; roles?: Role[] }
-export interface NavSection { label: string; icon: string; items: NavItem[] }
+import { NAV_SECTION_ORDER, type NavEntry, type NavSectionName } from '../kit/nav';
+import type { Role } from '../kit/roles';
 
 const STAFF: Role[] = ['admin', 'co', 'sos', 'analyst', 'auditor', 'viewer'];
 const SOS_ONLY: Role[] = ['co', 'sos'];
 
-/** Every area of the seed UI; an area whose pages are not built yet shows a page that says so. */
-export const NAV_SECTIONS: NavSection[] = [
-  { label: 'Clienti', icon: 'users', items: [
-    { label: 'Anagrafe', href: '/anagrafe', roles: STAFF },
-    { label: 'Onboarding', href: '/admin/onboarding/cases', roles: STAFF },
-    { label: 'Adeguata verifica', href: '/cdd', roles: STAFF },
-    { label: 'Verifica rafforzata', href: '/edd', roles: STAFF },
-    { label: 'KYC', href: '/admin/kyc', roles: STAFF },
-    { label: 'KYB', href: '/admin/kyb', roles: STAFF },
-    { label: 'Documenti', href: '/documenti', roles: STAFF },
-  ] },
-  { label: 'Monitoraggio', icon: 'activity', items: [
-    { label: 'Alert', href: '/alert', roles: STAFF },
-    { label: 'KYT', href: '/kyt/alerts', roles: STAFF },
-    { label: 'Transazioni', href: '/transazioni', roles: STAFF },
-    { label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF },
-    { label: 'Screening', href: '/screening', roles: STAFF },
-    { label: 'Liste e import', href: '/admin/screening', roles: STAFF },
-  ] },
-  { label: 'Indagini', icon: 'briefcase', items: [
-    { label: 'Casi', href: '/casi', roles: STAFF },
-    { label: 'SOS', href: '/sos', roles: SOS_ONLY },
-    { label: 'Filing', href: '/filing', roles: ['admin', 'co', 'sos', 'auditor'] },
-    { label: 'Fascicoli', href: '/dossier', roles: STAFF },
-    { label: 'Segnalazioni periodiche', href: '/reporting', roles: STAFF },
-  ] },
-  { label: 'Rischio', icon: 'gauge', items: [
-    { label: 'Panoramica rischio', href: '/rischio', roles: STAFF },
-    { label: 'Matrice', href: '/rischio/matrice', roles: STAFF },
-    { label: 'Autovalutazione', href: '/rischio/autovalutazione', roles: STAFF },
-    { label: 'Indicatori di anomalia', href: '/indicatori', roles: STAFF },
-  ] },
-  { label: 'Governance', icon: 'shield', items: [
-    { label: 'Audit', href: '/audit', roles: ['admin', 'co', 'auditor'] },
-    { label: 'Rimediazioni', href: '/rimediazioni', roles: STAFF },
-    { label: 'Controlli', href: '/compliance/dashboard', roles: STAFF },
-    { label: 'Evidenze', href: '/evidenze', roles: STAFF },
-    { label: 'Normativa', href: '/normativa', roles: STAFF },
-    { label: 'Formazione', href: '/formazione', roles: STAFF },
-    { label: 'Firme', href: '/firme/pending', roles: STAFF },
-    { label: 'Log certificati', href: '/logs/ledger', roles: ['admin', 'co', 'auditor'] },
-    { label: 'Whistleblowing', href: '/whistleblowing', roles: ['admin', 'co'] },
-  ] },
-  { label: 'Assistente', icon: 'sparkles', items: [
-    { label: 'Dashboard', href: '/dashboard', roles: STAFF },
-    { label: 'Checklist', href: '/checklist', roles: STAFF },
-    { label: 'Approvazioni AI', href: '/ai/approvals', roles: ['admin', 'co'] },
-    { label: 'Backbone', href: '/admin/ceb/dashboard', roles: ['admin', 'co'] },
-  ] },
-  { label: 'Organizzazione', icon: 'building', items: [
-    { label: 'Aziende', href: '/organizzazione', roles: ['superadmin'] },
-    { label: 'Utenti', href: '/organizzazione/utenti', roles: ['superadmin', 'admin'] },
-    { label: 'Configurazione', href: '/organizzazione/configurazione', roles: ['superadmin', 'admin'] },
-    { label: 'Registro audit', href: '/audit/eventi', roles: ['superadmin', 'admin', 'co', 'auditor'] },
-    { label: 'API', href: '/api/docs', roles: ['superadmin', 'admin', 'co', 'auditor'] },
-  ] },
+const SECTION_ICONS: Record<NavSectionName, string> = {
+  Clienti: 'users', Monitoraggio: 'activity', Indagini: 'briefcase', Rischio: 'gauge', Governance: 'shield', Assistente: 'sparkles', Organizzazione: 'building',
+};
+
+/**
+ * Areas of the seed UI that no area of the registry builds yet: the navigation shows them
+ * and a page says they are in preparation. An area that gets built brings its own entry
+ * (src/areas.ts) and its line here goes.
+ */
+export const PLANNED_AREAS: NavEntry[] = [
+  { section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF, order: 10 },
+  { section: 'Clienti', label: 'Adeguata verifica', href: '/cdd', roles: STAFF, order: 30 },
+  { section: 'Clienti', label: 'Verifica rafforzata', href: '/edd', roles: STAFF, order: 40 },
+  { section: 'Clienti', label: 'KYC', href: '/admin/kyc', roles: STAFF, order: 50 },
+  { section: 'Clienti', label: 'KYB', href: '/admin/kyb', roles: STAFF, order: 60 },
+  { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },
+  { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF, order: 10 },
+  { section: 'Monitoraggio', label: 'KYT', href: '/kyt/alerts', roles: STAFF, order: 20 },
+  { section: 'Monitoraggio', label: 'Transazioni', href: '/transazioni', roles: STAFF, order: 30 },
+  { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF, order: 40 },
+  { section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ONLY, order: 20 },
+  { section: 'Indagini', label: 'Filing', href: '/filing', roles: ['admin', 'co', 'sos', 'auditor'], order: 30 },
+  { section: 'Indagini', label: 'Fascicoli', href: '/dossier', roles: STAFF, order: 40 },
+  { section: 'Indagini', label: 'Segnalazioni periodiche', href: '/reporting', roles: STAFF, order: 50 },
+  { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF, order: 10 },
+  { section: 'Rischio', label: 'Matrice', href: '/rischio/matrice', roles: STAFF, order: 20 },
+  { section: 'Rischio', label: 'Autovalutazione', href: '/rischio/autovalutazione', roles: STAFF, order: 30 },
+  { section: 'Rischio', label: 'Indicatori di anomalia', href: '/indicatori', roles: STAFF, order: 40 },
+  { section: 'Governance', label: 'Audit', href: '/audit', roles: ['admin', 'co', 'auditor'], order: 10 },
+  { section: 'Governance', label: 'Rimediazioni', href: '/rimediazioni', roles: STAFF, order: 20 },
+  { section: 'Governance', label: 'Controlli', href: '/compliance/dashboard', roles: STAFF, order: 30 },
+  { section: 'Governance', label: 'Evidenze', href: '/evidenze', roles: STAFF, order: 40 },
+  { section: 'Governance', label: 'Normativa', href: '/normativa', roles: STAFF, order: 50 },
+  { section: 'Governance', label: 'Formazione', href: '/formazione', roles: STAFF, order: 60 },
+  { section: 'Governance', label: 'Firme', href: '/firme/pending', roles: STAFF, order: 70 },
+  { section: 'Governance', label: 'Log certificati', href: '/logs/ledger', roles: ['admin', 'co', 'auditor'], order: 80 },
+  { section: 'Governance', label: 'Whistleblowing', href: '/whistleblowing', roles: ['admin', 'co'], order: 90 },
+  { section: 'Assistente', label: 'Dashboard', href: '/dashboard', roles: STAFF, order: 10 },
+  { section: 'Assistente', label: 'Checklist', href: '/checklist', roles: STAFF, order: 20 },
+  { section: 'Assistente', label: 'Approvazioni AI', href: '/ai/approvals', roles: ['admin', 'co'], order: 30 },
+  { section: 'Assistente', label: 'Backbone', href: '/admin/ceb/dashboard', roles: ['admin', 'co'], order: 40 },
 ];
 
-export const NAV_HREFS = new Set(NAV_SECTIONS.flatMap((s) => s.items.map((i) => i.href)));
+export interface NavItem { label: string; href: string; roles: readonly Role[]; planned: boolean }
+export interface NavSection { label: NavSectionName; icon: string; items: NavItem[] }
 
-export function navigation(roles: Role[], currentPath: string) {
-  return NAV_SECTIONS.map((s) => ({
-    ...s,
-    items: s.items
-      .filter((i) => !i.roles || i.roles.some((r) => roles.includes(r)))
-      .map((i) => ({ ...i, active: currentPath === i.href || currentPath.startsWith(`${i.href}/`) })),
-  })).filter((s) => s.items.length > 0)
-    .map((s) => ({ ...s, active: s.items.some((i) => i.active) }));
+/** The staff navigation, built once from the registry's entries and the planned areas. */
+export class Navigation {
+  readonly sections: NavSection[];
+  /** Links to areas not built yet: answered by the placeholder page. */
+  readonly plannedHrefs: Set<string>;
+
+  constructor(built: readonly NavEntry[], planned: readonly NavEntry[] = PLANNED_AREAS) {
+    const builtHrefs = new Set(built.map((e) => e.href));
+    const stillPlanned = planned.filter((e) => !builtHrefs.has(e.href));
+    const all = [...built.map((e) => ({ e, planned: false })), ...stillPlanned.map((e) => ({ e, planned: true }))];
+    this.plannedHrefs = new Set(stillPlanned.map((e) => e.href));
+    this.sections = NAV_SECTION_ORDER.map((label) => ({
+      label,
+      icon: SECTION_ICONS[label],
+      items: all.filter((x) => x.e.section === label).sort((a, b) => a.e.order - b.e.order)
+        .map(({ e, planned: p }) => ({ label: e.label, href: e.href, roles: e.roles, planned: p })),
+    }));
+  }
+
+  /** The sections and entries a user with these roles sees, with the current one marked. */
+  forUser(roles: readonly Role[], currentPath: string) {
+    return this.sections.map((s) => ({
+      ...s,
+      items: s.items
+        .filter((i) => i.roles.some((r) => roles.includes(r)))
+        .map((i) => ({ ...i, active: currentPath === i.href || currentPath.startsWith(`${i.href}/`) })),
+    })).filter((s) => s.items.length > 0)
+      .map((s) => ({ ...s, active: s.items.some((i) => i.active) }));
+  }
 }

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import type { Access } from '../kit/access';
 
 export interface OpenApiOperation {
   method: string;
   path: string; // koa style (:id)
   summary: string;
   tags: string[];
-  roles?: readonly string[] | 'public';
+  access: Access;
   body?: z.ZodType;
   multipart?: boolean;
   query?: z.ZodType;
@@ -44,8 +45,9 @@ export class OpenApiRegistry {
         parameters: params.length ? params : undefined,
         requestBody: op.body ? { required: true, content: { [op.multipart ? 'multipart/form-data' : 'application/json']: { schema: z.toJSONSchema(op.body, { io: 'input', unrepresentable: 'any' }) } } } : undefined,
         responses,
-        security: op.roles === 'public' ? [] : undefined,
-        'x-roles': op.roles === 'public' ? undefined : op.roles,
+        security: op.access.callers.includes('staff') ? undefined : [],
+        'x-callers': op.access.callers,
+        'x-roles': op.access.callers.includes('staff') ? op.access.roles : undefined,
       };
     }
     return {

@@ -1,18 +1,18 @@
 import type Koa from 'koa';
 import type nunjucks from 'nunjucks';
 import type { AppState } from './context';
-import { NAV_HREFS } from './navigation';
+import type { Navigation } from './navigation';
 import { render } from './render';
 
 /**
  * The navigation reaches every area of the product; an area whose pages are not built
  * yet answers with a page that says so (not a route: `npm run routes` lists only real ones).
  */
-export function areaPlaceholder(views: nunjucks.Environment): Koa.Middleware<AppState> {
+export function areaPlaceholder(views: nunjucks.Environment, nav: Navigation): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined && ctx.method === 'GET' && NAV_HREFS.has(ctx.path)) {
-      if (!ctx.state.user || !ctx.state.session?.mfa_ok) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
+    if (ctx.status === 404 && ctx.body === undefined && ctx.method === 'GET' && nav.plannedHrefs.has(ctx.path)) {
+      if (!ctx.state.user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
       render(ctx, views, 'errors/area-not-built.njk', { title: 'Area in preparazione' });
     }
   };

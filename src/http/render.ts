@@ -1,6 +1,5 @@
 import type Koa from 'koa';
 import type nunjucks from 'nunjucks';
-import { navigation } from './navigation';
 import type { AppState } from './context';
 
 export type Ctx = Koa.ParameterizedContext<AppState>;
@@ -14,7 +13,7 @@ export function baseData(ctx: Ctx) {
     currentUser: user,
     currentTenant: ctx.state.tenant,
     csrfToken: ctx.state.csrfToken,
-    nav: user && ctx.state.session?.mfa_ok ? navigation(user.ruoli, ctx.path) : [],
+    nav: user && ctx.state.navigation ? ctx.state.navigation.forUser(user.ruoli, ctx.path) : [],
     flash: ctx.state.flash ?? [],
     path: ctx.path,
     query: ctx.query,

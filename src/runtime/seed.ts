@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
-import type { Role } from '../domains/auth/roles';
-import { createAzienda, createUtente } from '../domains/admin/admin.commands';
+import type { Role } from '../kit/roles';
+import { createAzienda, createUtente } from '../domains/admin';
 import { withPlatform } from '../db/tenant';
 
 export const DEMO_TENANT = 'DEMO';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { NAV_SECTIONS } from '../../src/http/navigation';
+import { AREAS } from '../../src/areas';
+import { Navigation } from '../../src/http/navigation';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
 describe('layout: navigation, areas not built yet, users without a tenant', () => {
@@ -11,8 +12,8 @@ describe('layout: navigation, areas not built yet, users without a tenant', () =
     const all = await env.login(await env.createUser({ tenant, roles: ['admin', 'co', 'auditor'] }));
     const home = await all.get('/', { accept: 'text/html' });
     assert.equal(home.status, 200);
-    for (const item of NAV_SECTIONS.flatMap((s) => s.items)) {
-      if (item.roles && !item.roles.some((r) => ['admin', 'co', 'auditor'].includes(r))) continue;
+    for (const item of new Navigation(AREAS.flatMap((a) => a.navigation ?? [])).sections.flatMap((s) => s.items)) {
+      if (!item.roles.some((r) => ['admin', 'co', 'auditor'].includes(r))) continue;
       assert.ok(home.text.includes(`href="${item.href}"`), `navigation links to ${item.href}`);
       const page = await all.get(item.href, { accept: 'text/html' });
       assert.ok(page.status === 200, `${item.href} answers ${page.status}`);

@@ -315,7 +315,8 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     const anon = env.client();
     for (const p of ['/onboarding/step/1', '/onboarding/stato', '/onboarding/completato']) {
       const r = await anon.get(p, html);
-      assert.equal(r.status, 200);
+      // The page explains how to get back in; its status tells a client the session is missing.
+      assert.equal(r.status, 401);
       assert.match(r.text, /Riprendi la tua richiesta/);
       assert.match(r.text, /action="\/onboarding\/riprendi"/);
     }

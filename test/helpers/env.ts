@@ -12,11 +12,12 @@ import { createKnex } from '../../src/db/knex';
 import { withPlatform } from '../../src/db/tenant';
 import { buildDeps, closeDeps, type Deps } from '../../src/deps';
 import { createAzienda, createUtente } from '../../src/domains/admin/admin.commands';
-import type { Role } from '../../src/domains/auth/roles';
+import type { Role } from '../../src/kit/roles';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-pg';
 import { freePort } from '../../src/infra/free-port';
 import { startTemporalDevServer } from '../../temporal/dev-server';
 import { createWorker } from '../../temporal/worker';
+import type { RouteDeclaration } from '../../src/kit/routes';
 import { TestClient } from './http-client';
 import { nextTotpCode, randomTotpSecret } from './totp';
 
@@ -37,6 +38,10 @@ export interface TestEnv {
   deps: Deps;
   temporal: Client;
   temporalAddress: string;
+  /** Every route the app declared (method, path, who may call it). */
+  routes: RouteDeclaration[];
+  /** Every route the Koa router actually serves, declared or not. */
+  registered: { methods: string[]; path: string }[];
   createTenant(code?: string): Promise<string>;
   createUser(opts: { tenant: string | null; roles: Role[]; totp?: boolean; username?: string }): Promise<TestUser>;
   /** A client signed in through POST /auth/login with password and TOTP. */
@@ -97,7 +102,7 @@ async function startTestEnv(): Promise<TestEnv> {
   const workerRun = worker.run();
   const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await connection.close(); };
 
-  const { app } = createApp(deps);
+  const { app, routes, router } = createApp(deps);
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
   const port = (server.address() as { port: number }).port;
   const temporal = new Client({ connection: await Connection.connect({ address: temporalServer.address }), namespace: config.temporal.namespace });
@@ -111,6 +116,8 @@ async function startTestEnv(): Promise<TestEnv> {
   let userSeq = 0;
   const env: TestEnv = {
     baseUrl, ownerDb, ownerUrl, deps, temporal, temporalAddress: temporalServer.address,
+    routes: routes.declared,
+    registered: router.stack.map((l) => ({ methods: [...l.methods], path: String(l.path) })),
     async createTenant(code) {
       const cod = code ?? `T${Date.now().toString(36).toUpperCase().slice(-5)}${++tenantSeq}`;
       await withPlatform(deps.db, 'test', (trx) => createAzienda(trx, { cod_azienda: cod, ragione_sociale: `Azienda di prova ${cod} S.r.l.`, tipo_intermediario: 'banca' }, 'test'));

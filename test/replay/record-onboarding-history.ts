@@ -6,11 +6,12 @@
  * change needs a new baseline; old histories stay, so the new code must still replay them.
  *   node --import tsx test/replay/record-onboarding-history.ts
  */
+import { staffActor } from '../../src/kit/actor';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { temporalCliPath } from '../../temporal/binaries';
-import { staffActor, transitionOnboarding } from '../../src/domains/onboarding/onboarding.commands';
+import { transitionOnboarding } from '../../src/domains/onboarding/onboarding.commands';
 import { onboardingTemporal, reloadCase } from '../../src/domains/onboarding/onboarding.service';
 import type { SessionUser } from '../../src/http/context';
 import { esignWorkflowId } from '../../workflows/esign/esign.contract';

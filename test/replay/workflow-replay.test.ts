@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
-import { workflowsPath } from '../../temporal/bundle';
+import { workflowsEntry } from '../../temporal/bundle';
 import { loadHistory } from './load-history';
 
 const dir = join(import.meta.dirname, 'histories');
@@ -25,7 +25,7 @@ describe('workflow replay', function () {
   it('replays every recorded history without non-determinism', async () => {
     const histories = files.map((f) => ({ workflowId: f, history: loadHistory(join(dir, f)) }));
     let replayed = 0;
-    for await (const r of Worker.runReplayHistories({ workflowsPath, replayName: 'history-replay' }, histories)) {
+    for await (const r of Worker.runReplayHistories({ workflowsPath: workflowsEntry(), replayName: 'history-replay' }, histories)) {
       assert.equal(r.error, undefined, `${r.workflowId}: ${r.error}`);
       replayed++;
     }

@@ -75,7 +75,7 @@ describe('case machine', () => {
 describe('shared role groups', () => {
   it('the machines\' writers are the HTTP layer\'s STAFF_WRITE', async () => {
     const { PROCESS_WRITERS } = await import('../../workflows/lib/roles');
-    const { STAFF_WRITE } = await import('../../src/domains/auth/roles');
+    const { STAFF_WRITE } = await import('../../src/kit/roles');
     assert.deepEqual([...PROCESS_WRITERS].sort(), [...STAFF_WRITE].sort());
   });
 });

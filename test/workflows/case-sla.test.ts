@@ -3,7 +3,7 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startTimeSkippingEnv } from '../helpers/time-skipping';
 import { Worker } from '@temporalio/worker';
-import { workflowsPath } from '../../temporal/bundle';
+import { workflowsEntry } from '../../temporal/bundle';
 import {
   CASE_WORKFLOW_TYPE, caseStateQuery, caseTransitionUpdate, createCaseUpdate, caseWorkflowId,
   type CaseCreation, type CaseOverdue, type CaseProjection, type CaseWorkflowInput,
@@ -43,7 +43,7 @@ describe('case SLA timer (time-skipping server)', function () {
 
   it('marks the case overdue once the SLA passes, and not before', async () => {
     const taskQueue = 'case-sla-overdue';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: workflowsEntry(), activities });
     await worker.runUntil(async () => {
       const h = await startCase(worker, taskQueue, '00000000-0000-4000-8000-000000000001', 30);
       await env.sleep(29 * DAY);
@@ -63,7 +63,7 @@ describe('case SLA timer (time-skipping server)', function () {
 
   it('never fires for a case closed before its due date', async () => {
     const taskQueue = 'case-sla-closed';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: workflowsEntry(), activities });
     const before = calls.overdue.length;
     await worker.runUntil(async () => {
       const h = await startCase(worker, taskQueue, '00000000-0000-4000-8000-000000000002', 30);

@@ -3,7 +3,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { createCase } from '../../src/domains/cases/cases.commands';
 import type { SessionUser } from '../../src/http/context';
-import type { Role } from '../../src/domains/auth/roles';
+import type { Role } from '../../src/kit/roles';
 import { caseStateQuery, caseTransitionUpdate, caseWorkflowId } from '../../workflows/case/case.contract';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 

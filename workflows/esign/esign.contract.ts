@@ -1,6 +1,11 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { MachineActor } from '../lib/machine';
+import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import type { EsignStatus } from './esign.machine';
+
+export { CEREMONY_TTL_MS } from './esign.machine';
+/** The ceremony's activities, for a parent process that writes the ceremony's row before starting it. */
+export type EsignActivities = ReturnType<typeof createEsignActivities>;
 
 /** The one place that builds a ceremony's workflow id: `esign:<cod_azienda>:<id>`. */
 export const esignWorkflowId = (codAzienda: string, ceremonyId: string) => `esign:${codAzienda}:${ceremonyId}`;

@@ -2,11 +2,9 @@ import {
   allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, patched, proxyActivities, setHandler, startChild, upsertSearchAttributes, uuid4,
   type ChildWorkflowHandle,
 } from '@temporalio/workflow';
-import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
-import { esignCompletedSignal, esignWorkflowId, type EsignWorkflowInput } from '../esign/esign.contract';
-import { CEREMONY_TTL_MS } from '../esign/esign.machine';
+import { CEREMONY_TTL_MS, esignCompletedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
@@ -23,7 +21,7 @@ const acts = proxyActivities<ReturnType<typeof createOnboardingActivities>>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ONBOARDING_FAILURES.notFound, ONBOARDING_FAILURES.conflict] },
 });
 
-const esignActs = proxyActivities<ReturnType<typeof createEsignActivities>>({
+const esignActs = proxyActivities<EsignActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });

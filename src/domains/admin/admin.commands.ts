@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { appendAudit } from '../audit/audit.chain';
-import { hashPassword } from '../auth/password';
+import { appendAudit } from '../audit';
+import { hashPassword } from '../auth';
 import { notFound } from '../../http/errors';
 import type { AziendaCreate, UtenteCreate } from './admin.schemas';
 

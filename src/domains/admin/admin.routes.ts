@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { withTenant } from '../../db/tenant';
-import { apiRoute } from '../../http/api-route';
+
 import { tenantOf } from '../../http/auth';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { adminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
 import { createAzienda, createUtente, resetMfa, updateUtente } from './admin.commands';
 import { getAzienda, getUtente, listAziende, listUtenti, aziendeListQuery, utentiListQuery } from './admin.repo';
 import { aziendaCreateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
 import { listSettings, parseSettingValue, settingUpdateSchema, updateSetting, type SettingKey } from './admin.settings';
+import { staff } from '../../kit/access';
 
 const TAG = 'Admin';
 const utenteResponse = z.object({
@@ -19,20 +20,20 @@ const utenteResponse = z.object({
 const settingsQuery = z.object({ cod_azienda: z.string().max(20).optional() });
 
 /** Tenants, users and settings (JSON API). */
-export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, sessions }) => {
+export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) => {
   const inScope = <T>(ctx: Parameters<typeof adminScope>[0], fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, adminScope(ctx), fn);
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/admin/aziende', summary: 'List tenants', tag: TAG, roles: ['superadmin'], query: aziendeListQuery,
+  router.api({
+    method: 'GET', path: '/api/admin/aziende', summary: 'List tenants', tag: TAG, access: staff(['superadmin']), query: aziendeListQuery,
     handler: (ctx, { query }) => inScope(ctx, (trx) => listAziende(trx, query)),
   });
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/admin/aziende', summary: 'Create a tenant', tag: TAG, roles: ['superadmin'], body: aziendaCreateSchema, status: 201,
+  router.api({
+    method: 'POST', path: '/api/admin/aziende', summary: 'Create a tenant', tag: TAG, access: staff(['superadmin']), body: aziendaCreateSchema, status: 201,
     handler: (ctx, { body }) => inScope(ctx, (trx) => createAzienda(trx, body, ctx.state.user!.username))
       .catch((e) => mapUniqueViolation(e, 'AZIENDA_EXISTS', `Esiste già un'azienda con codice ${body.cod_azienda}`)),
   });
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/admin/aziende/:cod_azienda', summary: 'Read a tenant', tag: TAG, roles: ['superadmin', 'admin'],
+  router.api({
+    method: 'GET', path: '/api/admin/aziende/:cod_azienda', summary: 'Read a tenant', tag: TAG, access: staff(['superadmin', 'admin']),
     handler: async (ctx, { params }) => {
       const row = await inScope(ctx, (trx) => getAzienda(trx, params.cod_azienda!));
       if (!row) throw notFound('Azienda');
@@ -40,12 +41,12 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/admin/utenti', summary: 'List users', tag: TAG, roles: ['superadmin', 'admin'], query: utentiListQuery,
+  router.api({
+    method: 'GET', path: '/api/admin/utenti', summary: 'List users', tag: TAG, access: staff(['superadmin', 'admin']), query: utentiListQuery,
     handler: (ctx, { query }) => inScope(ctx, (trx) => listUtenti(trx, query)),
   });
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/admin/utenti', summary: 'Create a user', tag: TAG, roles: ['superadmin', 'admin'], body: utenteCreateSchema, response: utenteResponse, status: 201,
+  router.api({
+    method: 'POST', path: '/api/admin/utenti', summary: 'Create a user', tag: TAG, access: staff(['superadmin', 'admin']), body: utenteCreateSchema, response: utenteResponse, status: 201,
     handler: async (ctx, { body }) => {
       const input = { ...body };
       if (!isSuperadmin(ctx)) {
@@ -61,8 +62,8 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
         .catch((e) => mapUniqueViolation(e, 'USERNAME_TAKEN', `Il nome utente ${body.username} è già in uso`));
     },
   });
-  apiRoute(router, openapi, {
-    method: 'PATCH', path: '/api/admin/utenti/:cod_utente', summary: 'Update a user', tag: TAG, roles: ['superadmin', 'admin'], body: utenteUpdateSchema, response: utenteResponse,
+  router.api({
+    method: 'PATCH', path: '/api/admin/utenti/:cod_utente', summary: 'Update a user', tag: TAG, access: staff(['superadmin', 'admin']), body: utenteUpdateSchema, response: utenteResponse,
     handler: async (ctx, { body, params }) => {
       if (!isSuperadmin(ctx) && body.ruoli?.includes('superadmin')) throw forbidden('Solo un superamministratore può assegnare il ruolo superadmin');
       const row = await inScope(ctx, async (trx) => {
@@ -77,8 +78,8 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
       return row;
     },
   });
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/admin/utenti/:id/reset-mfa', summary: "Reset a user's TOTP enrolment", tag: TAG, roles: ['superadmin', 'admin'], response: utenteResponse,
+  router.api({
+    method: 'POST', path: '/api/admin/utenti/:id/reset-mfa', summary: "Reset a user's TOTP enrolment", tag: TAG, access: staff(['superadmin', 'admin']), response: utenteResponse,
     handler: async (ctx, { params }) => {
       const row = await inScope(ctx, async (trx) => {
         const target = await getUtente(trx, params.id!);
@@ -91,15 +92,15 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, openapi, ses
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings (a superadmin may name the tenant)", tag: TAG, roles: ['superadmin', 'admin'], query: settingsQuery,
+  router.api({
+    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings (a superadmin may name the tenant)", tag: TAG, access: staff(['superadmin', 'admin']), query: settingsQuery,
     handler: async (ctx, { query }) => {
       const cod = await settingsTenant(deps.db, ctx, query.cod_azienda);
       return { items: await withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => listSettings(trx, cod)) };
     },
   });
-  apiRoute(router, openapi, {
-    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting', tag: TAG, roles: ['superadmin', 'admin'], body: settingUpdateSchema, query: settingsQuery,
+  router.api({
+    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting', tag: TAG, access: staff(['superadmin', 'admin']), body: settingUpdateSchema, query: settingsQuery,
     handler: async (ctx, { body, query }) => {
       const key = body.chiave as SettingKey;
       const parsed = parseSettingValue(key, body.valore);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../auth/password';
-import { ROLES } from '../auth/roles';
+import { PASSWORD_MIN_LENGTH } from '../auth';
+import { ROLES } from '../../kit/roles';
 
 export const TIPI_INTERMEDIARIO = ['banca', 'istituto_pagamento', 'imel', 'sim', 'sgr', 'casp', 'assicurazione', 'fiduciaria', 'professionista', 'altro'] as const;
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { withPlatform } from '../../db/tenant';
-import type { SessionStore } from '../auth/session.store';
+import type { SessionStore } from '../../http/session-store';
 
 /**
  * A disabled tenant's users cannot sign in (the login checks it) and must not keep working

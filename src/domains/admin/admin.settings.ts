@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { appendAudit } from '../audit/audit.chain';
+import { appendAudit } from '../audit';
 
 // Form posts send strings: '' means "nothing typed", never 0.
 const blankToUndef = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim().replace(',', '.') : v);

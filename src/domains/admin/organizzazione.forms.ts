@@ -1,4 +1,4 @@
-import { ROLE_LABELS, ROLES, type Role } from '../auth/roles';
+import { ROLE_LABELS, ROLES, type Role } from '../../kit/roles';
 import { TIPI_INTERMEDIARIO } from './admin.schemas';
 
 /** Form bodies arrive as strings; turn them into what the API schemas expect. */

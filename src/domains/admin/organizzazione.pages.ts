@@ -1,10 +1,10 @@
 import { withTenant } from '../../db/tenant';
-import { hasRole, requireRoles, tenantOf } from '../../http/auth';
+import { hasRole, tenantOf } from '../../http/auth';
 import { forbidden, HttpError, notFound, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
-import { ROLE_LABELS } from '../auth/roles';
-import type { RegisterRoutes } from '../index';
+import { ROLE_LABELS } from '../../kit/roles';
+import type { RegisterRoutes } from '../../kit/area';
 import { adminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, settingsTenant } from './admin.access';
 import { endTenantSessions } from './admin.sessions';
 import { createAzienda, createUtente, resetMfa, updateAzienda, updateUtente } from './admin.commands';
@@ -12,6 +12,7 @@ import { aziendeListQuery, getAzienda, getUtente, listAziende, listUtenti, utent
 import { aziendaCreateSchema, aziendaUpdateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
 import { listSettings, parseSettingValue, SETTINGS_CATALOGUE, isSettingKey, updateSetting } from './admin.settings';
 import { aziendaFromForm, roleOptions, tipoOptions, TIPO_LABELS, utenteFromForm } from './organizzazione.forms';
+import { staff } from '../../kit/access';
 
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 const pager = (r: { offset: number; limit: number; total: number }) =>
@@ -26,13 +27,13 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   const isUnique = (e: unknown) => (e as { code?: string })?.code === '23505';
 
   // The /admin paths of the old console lead to their pages here.
-  router.get('/admin', requireRoles(...ADMINS), (ctx) => ctx.redirect(isSuperadmin(ctx) ? '/organizzazione' : '/organizzazione/utenti'));
+  router.get('/admin', staff(ADMINS), (ctx) => ctx.redirect(isSuperadmin(ctx) ? '/organizzazione' : '/organizzazione/utenti'));
   for (const [from, to] of [['/admin/configurazione', '/organizzazione/configurazione'], ['/admin/nuovo', '/organizzazione/nuovo'], ['/admin/utenti', '/organizzazione/utenti'], ['/admin/utenti/nuovo', '/organizzazione/utenti/nuovo']] as const) {
-    router.get(from, requireRoles(...ADMINS), (ctx) => ctx.redirect(to));
+    router.get(from, staff(ADMINS), (ctx) => ctx.redirect(to));
   }
 
   // Tenants (platform operators)
-  router.get('/organizzazione', requireRoles('superadmin'), async (ctx) => {
+  router.get('/organizzazione', staff(['superadmin']), async (ctx) => {
     const parsed = aziendeListQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : aziendeListQuery.parse({});
     const result = await inScope(ctx, (trx) => listAziende(trx, q));
@@ -43,8 +44,8 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   const renderAziendaForm = (ctx: Ctx, mode: 'new' | 'edit', values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) =>
     render(ctx, views, 'organizzazione/azienda-form.njk', { mode, values, errors, tipoOptions }, { status });
 
-  router.get('/organizzazione/nuovo', requireRoles('superadmin'), (ctx) => renderAziendaForm(ctx, 'new', { tipo_intermediario: 'banca' }));
-  router.post('/organizzazione/nuovo', requireRoles('superadmin'), async (ctx) => {
+  router.get('/organizzazione/nuovo', staff(['superadmin']), (ctx) => renderAziendaForm(ctx, 'new', { tipo_intermediario: 'banca' }));
+  router.post('/organizzazione/nuovo', staff(['superadmin']), async (ctx) => {
     const values = aziendaFromForm(formBody(ctx));
     const parsed = aziendaCreateSchema.safeParse(values);
     if (!parsed.success) return renderAziendaForm(ctx, 'new', values, fieldErrors(parsed.error), 422);
@@ -59,12 +60,12 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
 
   // Settings of the current tenant
   const requestedTenant = (ctx: Ctx) => (typeof ctx.query.cod_azienda === 'string' ? ctx.query.cod_azienda : undefined);
-  router.get('/organizzazione/configurazione', requireRoles(...ADMINS), async (ctx) => {
+  router.get('/organizzazione/configurazione', staff(ADMINS), async (ctx) => {
     const cod = await settingsTenant(deps.db, ctx, requestedTenant(ctx));
     const settings = await withTenant(deps.db, { codAzienda: cod }, (trx) => listSettings(trx, cod));
     render(ctx, views, 'organizzazione/configurazione.njk', { settings, errors: {}, values: {}, settingsTenant: cod });
   });
-  router.post('/organizzazione/configurazione', requireRoles(...ADMINS), async (ctx) => {
+  router.post('/organizzazione/configurazione', staff(ADMINS), async (ctx) => {
     const cod = await settingsTenant(deps.db, ctx, requestedTenant(ctx));
     const body = formBody(ctx);
     const key = String(body.chiave ?? '');
@@ -81,7 +82,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   });
 
   // Users
-  router.get('/organizzazione/utenti', requireRoles(...ADMINS), async (ctx) => {
+  router.get('/organizzazione/utenti', staff(ADMINS), async (ctx) => {
     const parsed = utentiListQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : utentiListQuery.parse({});
     const result = await inScope(ctx, (trx) => listUtenti(trx, q));
@@ -99,8 +100,8 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     }, { status });
   };
 
-  router.get('/organizzazione/utenti/nuovo', requireRoles(...ADMINS), (ctx) => renderUtenteForm(ctx, 'new', { ruoli: ['analyst'], cod_azienda: ctx.state.tenant ?? '' }));
-  router.post('/organizzazione/utenti/nuovo', requireRoles(...ADMINS), async (ctx) => {
+  router.get('/organizzazione/utenti/nuovo', staff(ADMINS), (ctx) => renderUtenteForm(ctx, 'new', { ruoli: ['analyst'], cod_azienda: ctx.state.tenant ?? '' }));
+  router.post('/organizzazione/utenti/nuovo', staff(ADMINS), async (ctx) => {
     const values = utenteFromForm(formBody(ctx));
     if (!isSuperadmin(ctx)) values.cod_azienda = tenantOf(ctx);
     const parsed = utenteCreateSchema.safeParse(values);
@@ -124,17 +125,17 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     return u;
   };
 
-  router.get('/organizzazione/utenti/:id', requireRoles(...ADMINS), async (ctx) => {
+  router.get('/organizzazione/utenti/:id', staff(ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
     const canManage = isSuperadmin(ctx) || !utente.ruoli.includes('superadmin');
     render(ctx, views, 'organizzazione/utente.njk', { utente, labels, canManage, self: utente.cod_utente === ctx.state.user!.cod_utente });
   });
-  router.get('/organizzazione/utenti/:id/modifica', requireRoles(...ADMINS), async (ctx) => {
+  router.get('/organizzazione/utenti/:id/modifica', staff(ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
     assertCanManage(ctx, utente);
     await renderUtenteForm(ctx, 'edit', utente);
   });
-  router.post('/organizzazione/utenti/:id/modifica', requireRoles(...ADMINS), async (ctx) => {
+  router.post('/organizzazione/utenti/:id/modifica', staff(ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
     assertCanManage(ctx, utente);
     const form = utenteFromForm(formBody(ctx));
@@ -152,7 +153,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     if (parsed.data.password) await sessions.destroyForUser(utente.cod_utente);
     redirectWithFlash(ctx, `/organizzazione/utenti/${utente.cod_utente}`, 'success', 'Utente aggiornato');
   });
-  router.post('/organizzazione/utenti/:id/toggle', requireRoles(...ADMINS), async (ctx) => {
+  router.post('/organizzazione/utenti/:id/toggle', staff(ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
     assertCanManage(ctx, utente);
     if (utente.cod_utente === ctx.state.user!.cod_utente) return redirectWithFlash(ctx, `/organizzazione/utenti/${utente.cod_utente}`, 'danger', 'Non puoi disattivare il tuo stesso utente');
@@ -160,7 +161,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     if (!row.attivo) await sessions.destroyForUser(row.cod_utente);
     redirectWithFlash(ctx, `/organizzazione/utenti/${row.cod_utente}`, 'success', row.attivo ? 'Utente riattivato' : 'Utente disattivato: le sue sessioni sono state chiuse');
   });
-  router.post('/organizzazione/utenti/:id/reset-mfa', requireRoles(...ADMINS), async (ctx) => {
+  router.post('/organizzazione/utenti/:id/reset-mfa', staff(ADMINS), async (ctx) => {
     const utente = await loadUtente(ctx);
     assertCanManage(ctx, utente);
     await inScope(ctx, (trx) => resetMfa(trx, utente.cod_utente, actor(ctx)));
@@ -176,13 +177,13 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     if (!a) throw notFound('Azienda');
     return a;
   };
-  router.get('/organizzazione/:cod', requireRoles(...ADMINS), async (ctx) => {
+  router.get('/organizzazione/:cod', staff(ADMINS), async (ctx) => {
     const azienda = await loadAzienda(ctx);
     const utenti = await inScope(ctx, (trx) => listUtenti(trx, utentiListQuery.parse({ cod_azienda: azienda.cod_azienda, limit: 200 })));
     render(ctx, views, 'organizzazione/azienda.njk', { azienda, utenti: utenti.items, labels, superadmin: isSuperadmin(ctx), canEdit: hasRole(ctx.state.user, ['superadmin']) });
   });
-  router.get('/organizzazione/:cod/modifica', requireRoles('superadmin'), async (ctx) => renderAziendaForm(ctx, 'edit', await loadAzienda(ctx)));
-  router.post('/organizzazione/:cod/modifica', requireRoles('superadmin'), async (ctx) => {
+  router.get('/organizzazione/:cod/modifica', staff(['superadmin']), async (ctx) => renderAziendaForm(ctx, 'edit', await loadAzienda(ctx)));
+  router.post('/organizzazione/:cod/modifica', staff(['superadmin']), async (ctx) => {
     const azienda = await loadAzienda(ctx);
     const { cod_azienda: _ignored, ...form } = aziendaFromForm(formBody(ctx));
     const parsed = aziendaUpdateSchema.safeParse(form);
@@ -190,7 +191,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     await inScope(ctx, (trx) => updateAzienda(trx, azienda.cod_azienda, parsed.data, actor(ctx)));
     redirectWithFlash(ctx, `/organizzazione/${azienda.cod_azienda}`, 'success', 'Azienda aggiornata');
   });
-  router.post('/organizzazione/:cod/toggle', requireRoles('superadmin'), async (ctx) => {
+  router.post('/organizzazione/:cod/toggle', staff(['superadmin']), async (ctx) => {
     const azienda = await loadAzienda(ctx);
     const row = await inScope(ctx, (trx) => updateAzienda(trx, azienda.cod_azienda, { attiva: !azienda.attiva }, actor(ctx)));
     if (!row.attiva) await endTenantSessions(deps.db, sessions, row.cod_azienda, actor(ctx));

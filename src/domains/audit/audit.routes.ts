@@ -1,17 +1,18 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { withTenant } from '../../db/tenant';
-import { apiRoute } from '../../http/api-route';
-import { hasRole, requireRoles, tenantOf } from '../../http/auth';
+
+import { hasRole, tenantOf } from '../../http/auth';
 import { notFound } from '../../http/errors';
 import { render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
-import type { Role } from '../auth/roles';
-import type { RegisterRoutes } from '../index';
+import type { Role } from '../../kit/roles';
+import type { RegisterRoutes } from '../../kit/area';
 import { PLATFORM_CHAIN, verifyAuditChain } from './audit.chain';
 import {
   auditEventListResponse, auditEventsQuery, auditFacets, auditVerifyQuery, auditVerifyResponse, listAuditEvents, verificationReport,
 } from './audit.repo';
+import { staff } from '../../kit/access';
 
 const AUDIT_READERS: Role[] = ['admin', 'co', 'auditor', 'superadmin'];
 const tag = 'Audit';
@@ -58,9 +59,9 @@ const pageQuery = z.object({
   offset: z.coerce.number().int().min(0).catch(0),
 });
 
-export const registerAuditRoutes: RegisterRoutes = (router, { deps, openapi, views }) => {
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/audit/events', summary: 'Interroga il registro degli eventi di audit', tag, roles: AUDIT_READERS,
+export const registerAuditRoutes: RegisterRoutes = (router, { deps, views }) => {
+  router.api({
+    method: 'GET', path: '/api/audit/events', summary: 'Interroga il registro degli eventi di audit', tag, access: staff(AUDIT_READERS),
     query: auditEventsQuery, response: auditEventListResponse,
     handler: (ctx, { query }) => {
       const chain = chainOf(ctx, query.cod_azienda);
@@ -68,8 +69,8 @@ export const registerAuditRoutes: RegisterRoutes = (router, { deps, openapi, vie
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/audit/verify', summary: 'Verifica l\'integrità della catena di audit', tag, roles: AUDIT_READERS,
+  router.api({
+    method: 'GET', path: '/api/audit/verify', summary: 'Verifica l\'integrità della catena di audit', tag, access: staff(AUDIT_READERS),
     query: auditVerifyQuery, response: auditVerifyResponse,
     handler: async (ctx, { query }) => {
       const chain = chainOf(ctx, query.cod_azienda);
@@ -77,7 +78,7 @@ export const registerAuditRoutes: RegisterRoutes = (router, { deps, openapi, vie
     },
   });
 
-  router.get('/audit/eventi', requireRoles(...AUDIT_READERS), async (ctx) => {
+  router.get('/audit/eventi', staff(AUDIT_READERS), async (ctx) => {
     const parsed = pageQuery.safeParse(ctx.query);
     const raw = ctx.query as Record<string, string | undefined>;
     const filters = { actor: raw.actor ?? '', action: raw.action ?? '', entity_type: raw.entity_type ?? '', entity_id: raw.entity_id ?? '', da: raw.da ?? '', a: raw.a ?? '' };
@@ -103,7 +104,7 @@ export const registerAuditRoutes: RegisterRoutes = (router, { deps, openapi, vie
     }, { fragment: 'audit/_eventi_tabella.njk', status: parsed.success ? 200 : 422 });
   });
 
-  router.get('/audit/verifica', requireRoles(...AUDIT_READERS), async (ctx) => {
+  router.get('/audit/verifica', staff(AUDIT_READERS), async (ctx) => {
     const requested = typeof ctx.query.cod_azienda === 'string' && ctx.query.cod_azienda ? ctx.query.cod_azienda : undefined;
     const chain = chainOf(ctx, requested);
     const report = verificationReport(await inChain(deps.db, ctx, chain, (trx) => verifyAuditChain(trx, chain)));

@@ -1,15 +1,16 @@
-import type Router from '@koa/router';
 import { z } from 'zod';
-import type { AppServices } from '../../app';
-import { apiRoute } from '../../http/api-route';
-import { loadUser, requireAuth } from '../../http/auth';
-import type { AppState, SessionUser } from '../../http/context';
+import type { AppServices } from '../../kit/area';
+
+import { loadUser } from '../../http/auth';
+import type { SessionUser } from '../../http/context';
 import { notFound, unauthenticated } from '../../http/errors';
 import { setFlash, type Ctx } from '../../http/render';
 import { withPlatform } from '../../db/tenant';
 import { endSession, startSession } from './auth.session';
 import { mfaEnrolmentRequired, mfaRequired, SignIn } from './auth.service';
 import { submitLoginForm } from './auth.pages';
+import type { Routes } from '../../kit/routes';
+import { staff, PUBLIC } from '../../kit/access';
 
 const loginBody = z.object({
   username: z.string().trim().min(1).max(200),
@@ -37,18 +38,18 @@ export function meBody(user: SessionUser, tenant: string | null | undefined, mfa
 
 const subjectOf = (ctx: Ctx, username: string) => ({ username, ip: ctx.ip });
 
-export function registerAuthApi(router: Router<AppState>, services: AppServices) {
-  const { deps, openapi } = services;
+export function registerAuthApi(router: Routes, services: AppServices) {
+  const { deps } = services;
   const signIn = new SignIn(deps.db, deps.logger, deps.secrets);
 
   // The sign-in form may post here too (urlencoded, with its CSRF token): it gets the page flow.
-  router.post('/auth/login', async (ctx, next) => {
+  router.post('/auth/login', PUBLIC, async (ctx, next) => {
     if (ctx.is('application/x-www-form-urlencoded')) return submitLoginForm(ctx, services, signIn);
     await next();
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/auth/login', tag: 'Auth', roles: 'public', body: loginBody, response: meResponse,
+  router.api({
+    method: 'POST', path: '/auth/login', tag: 'Auth', access: PUBLIC, body: loginBody, response: meResponse,
     summary: 'Accesso con nome utente, password e codice TOTP; imposta il cookie di sessione',
     handler: async (ctx, { body }) => {
       const s = subjectOf(ctx, body.username);
@@ -63,11 +64,11 @@ export function registerAuthApi(router: Router<AppState>, services: AppServices)
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/auth/logout', tag: 'Auth', roles: 'public', status: 204,
+  router.api({
+    method: 'POST', path: '/auth/logout', tag: 'Auth', access: PUBLIC, status: 204,
     summary: 'Chiude la sessione sul server e cancella il cookie',
     handler: async (ctx) => {
-      const user = ctx.state.user;
+      const user = ctx.state.user ?? ctx.state.pendingUser;
       const hadSession = !!ctx.state.session;
       await endSession(ctx, services);
       if (user && hadSession) await signIn.audit(user, 'auth.logout', { via: 'api' });
@@ -75,17 +76,14 @@ export function registerAuthApi(router: Router<AppState>, services: AppServices)
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/auth/me', tag: 'Auth', roles: 'public', response: meResponse,
+  router.api({
+    method: 'GET', path: '/auth/me', tag: 'Auth', access: staff(), response: meResponse,
     summary: "L'utente della sessione: ruoli, azienda attiva, stato dell'autenticazione a due fattori",
-    handler: async (ctx) => {
-      await requireAuth()(ctx, async () => undefined);
-      return meBody(ctx.state.user!, ctx.state.tenant, true);
-    },
+    handler: async (ctx) => meBody(ctx.state.user!, ctx.state.tenant, true),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/auth/tenant', tag: 'Auth', roles: ['superadmin'],
+  router.api({
+    method: 'POST', path: '/auth/tenant', tag: 'Auth', access: staff(['superadmin']),
     body: z.object({ cod_azienda: z.string().trim().max(50).nullable().optional() }),
     response: meResponse,
     summary: "Superamministratore: sceglie l'azienda in cui operare (null o vuoto: nessuna)",

@@ -1,11 +1,11 @@
-import type Router from '@koa/router';
-import type { AppServices } from '../../app';
-import type { AppState } from '../../http/context';
+import type { AppServices } from '../../kit/area';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { endSession, safeNext, startSession } from './auth.session';
 import { SignIn } from './auth.service';
 import { enrolmentData, groupedSecret, newTotpSecret } from './totp';
+import type { Routes } from '../../kit/routes';
+import { PUBLIC, SECOND_FACTOR } from '../../kit/access';
 
 type Form = Record<string, unknown>;
 const formOf = (ctx: Ctx): Form => ((ctx.request as unknown as { body?: Form }).body ?? {}) as Form;
@@ -51,13 +51,8 @@ export async function submitLoginForm(ctx: Ctx, services: AppServices, signIn: S
   }
 }
 
-/** The half signed-in user (password given, TOTP owed), or a redirect to where they belong. */
-function pendingUser(ctx: Ctx) {
-  const { session, user } = ctx.state;
-  if (session && user && !session.mfa_ok) return user;
-  ctx.redirect(session?.mfa_ok && user ? '/' : '/login');
-  return undefined;
-}
+/** The half signed-in user (password given, TOTP owed): the SECOND_FACTOR access admitted only them. */
+const pendingUser = (ctx: Ctx) => ctx.state.pendingUser!;
 
 /** Second factor passed: a new session id, now signed in, and on to where the user was going. */
 async function finishSignIn(ctx: Ctx, services: AppServices, codUtente: string, flash?: string) {
@@ -67,37 +62,35 @@ async function finishSignIn(ctx: Ctx, services: AppServices, codUtente: string, 
   else ctx.redirect(next);
 }
 
-export function registerAuthPages(router: Router<AppState>, services: AppServices) {
+export function registerAuthPages(router: Routes, services: AppServices) {
   const { deps, views } = services;
   const signIn = new SignIn(deps.db, deps.logger, deps.secrets);
 
-  router.get('/login', async (ctx) => {
+  router.get('/login', PUBLIC, async (ctx) => {
     const next = safeNext(ctx.query.next, '');
-    if (ctx.state.user && ctx.state.session?.mfa_ok) return ctx.redirect(next || '/');
+    if (ctx.state.user) return ctx.redirect(next || '/');
     renderLogin(ctx, services, { next });
   });
-  router.post('/login', (ctx) => submitLoginForm(ctx, services, signIn));
+  router.post('/login', PUBLIC, (ctx) => submitLoginForm(ctx, services, signIn));
 
   const logout = async (ctx: Ctx) => {
-    const user = ctx.state.user;
+    const user = ctx.state.user ?? ctx.state.pendingUser;
     const had = !!ctx.state.session;
     await endSession(ctx, services);
     if (user && had) await signIn.audit(user, 'auth.logout', { via: 'page' });
     redirectWithFlash(ctx, '/login', 'info', 'Sei uscito dalla piattaforma.');
   };
-  router.get('/logout', logout);
-  router.post('/logout', logout);
+  router.get('/logout', PUBLIC, logout);
+  router.post('/logout', PUBLIC, logout);
 
-  router.get('/totp/verify', async (ctx) => {
+  router.get('/totp/verify', SECOND_FACTOR, async (ctx) => {
     const user = pendingUser(ctx);
-    if (!user) return;
     if (!user.totp_enabled) return ctx.redirect('/totp/setup');
     render(ctx, views, 'auth/totp-verify.njk', { title: 'Verifica in due passaggi', errors: {} });
   });
 
-  router.post('/totp/verify', async (ctx) => {
+  router.post('/totp/verify', SECOND_FACTOR, async (ctx) => {
     const user = pendingUser(ctx);
-    if (!user) return;
     const account = await signIn.reload(user.cod_utente);
     if (!account?.totp_enabled) return ctx.redirect('/totp/setup');
     const code = str(formOf(ctx).code).replace(/\s/g, '');
@@ -129,16 +122,14 @@ export function registerAuthPages(router: Router<AppState>, services: AppService
     render(ctx, views, 'auth/totp-setup.njk', { title: 'Configura la verifica in due passaggi', enrol: { ...e, grouped: groupedSecret(e.secret) }, errors }, { status });
   };
 
-  router.get('/totp/setup', async (ctx) => {
+  router.get('/totp/setup', SECOND_FACTOR, async (ctx) => {
     const user = pendingUser(ctx);
-    if (!user) return;
     if (user.totp_enabled) return ctx.redirect('/totp/verify');
     await renderSetup(ctx, user.username);
   });
 
-  router.post('/totp/setup', async (ctx) => {
+  router.post('/totp/setup', SECOND_FACTOR, async (ctx) => {
     const user = pendingUser(ctx);
-    if (!user) return;
     if (user.totp_enabled) return ctx.redirect('/totp/verify');
     const secret = ctx.state.session!.data?.totp_pending;
     if (typeof secret !== 'string' || !secret) return ctx.redirect('/totp/setup');

@@ -1,4 +1,4 @@
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { registerAuthApi } from './auth.api';
 import { registerAuthPages } from './auth.pages';
 import { registerHomeRoutes } from './home.routes';

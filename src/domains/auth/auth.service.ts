@@ -3,10 +3,10 @@ import { withPlatform } from '../../db/tenant';
 import { HttpError, tooManyRequests } from '../../http/errors';
 import type { Logger } from '../../infra/logger';
 import type { SecretBox } from '../../lib/secret-box';
-import { appendAudit } from '../audit/audit.chain';
+import { appendAudit } from '../audit';
 import { blockedFor, recordFailure, recordSuccess, type ThrottleSubject } from './login.throttle';
 import { burnPasswordCheck, verifyPassword } from './password';
-import type { Role } from './roles';
+import type { Role } from '../../kit/roles';
 import { matchTotpStep } from './totp';
 
 /** The account as sign-in needs it: credentials, second factor and whether it may sign in at all. */

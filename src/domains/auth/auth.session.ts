@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app';
+import type { AppServices } from '../../kit/area';
 import { SESSION_COOKIE, cookieOptions } from '../../http/auth';
 import type { Ctx } from '../../http/render';
 

@@ -1,13 +1,13 @@
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { withPlatform, withTenant } from '../../db/tenant';
-import { hasRole, requireAuth } from '../../http/auth';
-import { navigation } from '../../http/navigation';
+import { hasRole } from '../../http/auth';
 import { render } from '../../http/render';
-import { ROLE_LABELS } from './roles';
+import { ROLE_LABELS } from '../../kit/roles';
+import { staff } from '../../kit/access';
 
 /** The start page after sign-in: who you are, where you act, and the areas you can reach. */
 export const registerHomeRoutes: RegisterRoutes = (router, { deps, views }) => {
-  router.get('/', requireAuth(), async (ctx) => {
+  router.get('/', staff(), async (ctx) => {
     const user = ctx.state.user!;
     const tenant = ctx.state.tenant ?? null;
     const isSuperadmin = hasRole(user, ['superadmin']);
@@ -21,7 +21,7 @@ export const registerHomeRoutes: RegisterRoutes = (router, { deps, views }) => {
     render(ctx, views, 'auth/home.njk', {
       title: 'Home',
       roles: user.ruoli.map((r) => ROLE_LABELS[r] ?? r),
-      sections: navigation(user.ruoli, '/'),
+      sections: ctx.state.navigation!.forUser(user.ruoli, '/'),
       azienda,
       tenant,
       isSuperadmin,

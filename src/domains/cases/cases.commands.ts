@@ -7,19 +7,19 @@ import {
   type CaseNewData, type CaseTransitionArgs, type CaseWorkflowInput, type CaseWorkflowState,
 } from '../../../workflows/case/case.contract';
 import { caseMachine } from '../../../workflows/case/case.machine';
-import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
+import { checkTransition, isFinal } from '../../../workflows/lib/machine';
 import { addDays } from '../../../workflows/lib/sla';
 import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
 import type { SessionUser } from '../../http/context';
 import { forbidden, fourEyesRequired, HttpError, invalidTransition, ValidationError } from '../../http/errors';
 import type { CaseRow } from './cases.repo';
+import { staffActor } from '../../kit/actor';
 
 export interface CaseTemporal {
   client: Client;
   taskQueue: string;
 }
 
-export const actorFrom = (u: SessionUser): MachineActor => ({ id: u.cod_utente, username: u.username, roles: [...u.ruoli] });
 
 /**
  * Opens a case: the workflow starts and, in the same call, its create update writes the
@@ -36,7 +36,7 @@ export async function createCase(t: CaseTemporal, p: {
     typedSearchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: CASE_RECORD_TYPE, recordId: caseId, status: caseMachine.initial }),
   });
   const state = await t.client.workflow.executeUpdateWithStart(createCaseUpdate, {
-    args: [{ actor: actorFrom(p.user), data: { ...p.data, descrizione: p.data.descrizione ?? '' } }],
+    args: [{ actor: staffActor(p.user), data: { ...p.data, descrizione: p.data.descrizione ?? '' } }],
     startWorkflowOperation: start,
   });
   return { caseId, workflowId, state };
@@ -67,7 +67,7 @@ export function rejectionToHttp(code: string, d: TransitionFailureDetails): Http
  * final state has no running workflow any more, so the machine answers for it here.
  */
 export async function transitionCase(t: CaseTemporal, row: CaseRow, user: SessionUser, args: Omit<CaseTransitionArgs, 'actor'>): Promise<CaseWorkflowState> {
-  const actor = actorFrom(user);
+  const actor = staffActor(user);
   if (isFinal(caseMachine, row.stato)) {
     const c = checkTransition(caseMachine, { state: row.stato, action: args.action, actor, record: { ...row }, input: { ...args } });
     if (!c.ok) throw rejectionToHttp(c.code, { state: c.state, action: c.action, allowed_actions: c.allowedActions, missing: c.missing });

@@ -1,20 +1,22 @@
 import type { z } from 'zod';
-import { STAFF_READ, type Role } from '../auth/roles';
+import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
-import { hasRole, requireRoles, tenantOf } from '../../http/auth';
+import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramSvg } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI, type CaseTransitionArgs } from '../../../workflows/case/case.contract';
 import { caseMachine, type CaseAction } from '../../../workflows/case/case.machine';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import {
   AZIONE_LABELS, ESITO_LABELS, EVENTO_LABELS, PRIORITA_LABELS, PRIORITA_TONES, REJECTION_MESSAGES, STATO_LABELS, STATO_TONES, TIPO_LABELS,
 } from './cases.labels';
-import { assignableUsers, listCases, readSlaDays, userNames } from './cases.repo';
+import { listCases, readSlaDays } from './cases.repo';
+import { assignableUsers, userNames } from '../../kit/users';
 import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
+import { staff } from '../../kit/access';
 
 const WRITERS: Role[] = ['co', 'analyst', 'sos', 'admin'];
 const labels = { stato: STATO_LABELS, statoTone: STATO_TONES, tipo: TIPO_LABELS, priorita: PRIORITA_LABELS, prioritaTone: PRIORITA_TONES, esito: ESITO_LABELS };
@@ -33,7 +35,7 @@ const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<strin
 export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
 
-  router.get('/casi', requireRoles(...STAFF_READ), async (ctx) => {
+  router.get('/casi', staff(STAFF_READ), async (ctx) => {
     const parsed = listCasesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listCasesQuery.parse({});
     const result = await tx(ctx, (trx) => listCases(trx, q));
@@ -53,9 +55,9 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     render(ctx, views, 'casi/new.njk', { values, errors, options, slaDays }, { status });
   };
 
-  router.get('/casi/nuovo', requireRoles(...WRITERS), (ctx) => renderNew(ctx, { priorita: 'media', tipo: 'indagine' }));
+  router.get('/casi/nuovo', staff(WRITERS), (ctx) => renderNew(ctx, { priorita: 'media', tipo: 'indagine' }));
 
-  router.post('/casi/nuovo', requireRoles(...WRITERS), async (ctx) => {
+  router.post('/casi/nuovo', staff(WRITERS), async (ctx) => {
     const body = formBody(ctx);
     const parsed = createCaseSchema.safeParse(body);
     if (!parsed.success) return renderNew(ctx, body, fieldErrors(parsed.error), 422);
@@ -63,7 +65,7 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     redirectWithFlash(ctx, `/casi/${caseId}`, 'success', 'Caso aperto');
   });
 
-  router.get('/casi/:id', requireRoles(...STAFF_READ), async (ctx) => {
+  router.get('/casi/:id', staff(STAFF_READ), async (ctx) => {
     const d = await caseDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     const names = await tx(ctx, (trx) => userNames(trx, [d.opened_by, d.assegnatario, d.closing_requested_by, d.closed_by]));
     const diagram = await stateDiagramSvg(caseMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
@@ -82,7 +84,7 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
 
   /** One page action: validate the form, run the transition, come back with a message. */
   const action = <S extends z.ZodType>(path: string, schema: S, toArgs: (v: z.infer<S>) => Omit<CaseTransitionArgs, 'actor'>, done: string, roles: Role[] = WRITERS) =>
-    router.post(`/casi/:id/${path}`, requireRoles(...roles), async (ctx) => {
+    router.post(`/casi/:id/${path}`, staff(roles), async (ctx) => {
       const back = `/casi/${encodeURIComponent(ctx.params.id!)}`;
       const parsed = schema.safeParse(formBody(ctx));
       if (!parsed.success) return redirectWithFlash(ctx, back, 'danger', Object.values(fieldErrors(parsed.error)).join(' '));

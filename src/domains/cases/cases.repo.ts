@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import { getSetting } from '../admin/admin.settings';
+import { getSetting } from '../admin';
 import type { CaseStatus } from '../../../workflows/case/case.machine';
 import type { ListCasesQuery } from './cases.schemas';
+import { isUuid } from '../../kit/ids';
 
 /** Reads of the case projection. Always inside withTenant: RLS hides other tenants' rows. */
 
@@ -30,8 +31,6 @@ export interface CaseRow {
 }
 
 export const DEFAULT_SLA_DAYS = 30;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (v: string) => UUID.test(v);
 
 const PRIORITY_ORDER = "case priorita when 'critica' then 4 when 'alta' then 3 when 'media' then 2 else 1 end";
 
@@ -69,22 +68,6 @@ export async function caseEvents(trx: Knex.Transaction, id: string) {
 export async function caseAudit(trx: Knex.Transaction, id: string) {
   return trx('audit_events').where({ entity_type: 'case', entity_id: id }).orderBy('seq')
     .select('seq', 'action', 'actor', 'occurred_at', 'data');
-}
-
-/** Display names of the users a case refers to by id (opener, closer, assignee). */
-export async function userNames(trx: Knex.Transaction, ids: (string | null | undefined)[]) {
-  const wanted = [...new Set(ids.filter((v): v is string => !!v && isUuid(v)))];
-  if (!wanted.length) return {} as Record<string, string>;
-  const rows = await trx('utenti').whereIn('cod_utente', wanted).select('cod_utente', 'username', 'nome', 'cognome');
-  return Object.fromEntries(rows.map((r: { cod_utente: string; username: string; nome: string; cognome: string }) =>
-    [r.cod_utente, `${r.nome} ${r.cognome} (${r.username})`]));
-}
-
-/** Users of the tenant who can be assigned a case. */
-export async function assignableUsers(trx: Knex.Transaction, codAzienda: string) {
-  return trx('utenti').where({ cod_azienda: codAzienda, attivo: true })
-    .whereRaw("ruoli && array['co','analyst','sos','admin']::text[]")
-    .orderBy(['cognome', 'nome']).select('cod_utente', 'username', 'nome', 'cognome');
 }
 
 /** The tenant's SLA for cases: setting `case.sla_days` (validated by the admin catalogue), default 30 days. */

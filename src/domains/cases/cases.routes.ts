@@ -1,27 +1,28 @@
-import { STAFF_READ, type Role } from '../auth/roles';
+import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
-import { apiRoute } from '../../http/api-route';
+
 import { tenantOf } from '../../http/auth';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { listCases } from './cases.repo';
 import {
   caseDetailResponse, caseEventSchema, caseListResponse, closeCaseSchema, completeClosureSchema, createCaseSchema,
   escalateCaseSchema, listCasesQuery, reopenCaseSchema,
 } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
+import { staff } from '../../kit/access';
 
 const WRITERS: Role[] = ['co', 'analyst', 'sos', 'admin'];
 const tag = 'Casi';
 
 /** JSON API of cases: reads from PostgreSQL, every change through the case workflow. */
-export const registerCaseRoutes: RegisterRoutes = (router, { deps, openapi }) => {
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/cases', summary: 'Elenco dei casi', tag, roles: STAFF_READ, query: listCasesQuery, response: caseListResponse,
+export const registerCaseRoutes: RegisterRoutes = (router, { deps }) => {
+  router.api({
+    method: 'GET', path: '/api/cases', summary: 'Elenco dei casi', tag, access: staff(STAFF_READ), query: listCasesQuery, response: caseListResponse,
     handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listCases(trx, query)),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/cases', summary: 'Apre un caso', tag, roles: WRITERS, body: createCaseSchema, response: caseDetailResponse, status: 201,
+  router.api({
+    method: 'POST', path: '/api/cases', summary: 'Apre un caso', tag, access: staff(WRITERS), body: createCaseSchema, response: caseDetailResponse, status: 201,
     handler: async (ctx, { body }) => {
       const tenant = tenantOf(ctx);
       const { caseId } = await openCase(deps, tenant, ctx.state.user!, body);
@@ -30,33 +31,33 @@ export const registerCaseRoutes: RegisterRoutes = (router, { deps, openapi }) =>
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/cases/:id', summary: 'Dettaglio di un caso', tag, roles: STAFF_READ, response: caseDetailResponse,
+  router.api({
+    method: 'GET', path: '/api/cases/:id', summary: 'Dettaglio di un caso', tag, access: staff(STAFF_READ), response: caseDetailResponse,
     handler: (ctx, { params }) => caseDetail(deps, tenantOf(ctx), ctx.state.user!, params.id!),
   });
 
-  apiRoute(router, openapi, {
-    method: 'PUT', path: '/api/cases/:id/close', summary: 'Chiede la chiusura (esito e motivazione)', tag, roles: WRITERS, body: closeCaseSchema, response: caseDetailResponse,
+  router.api({
+    method: 'PUT', path: '/api/cases/:id/close', summary: 'Chiede la chiusura (esito e motivazione)', tag, access: staff(WRITERS), body: closeCaseSchema, response: caseDetailResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'close', outcome: body.esito, reason: body.motivazione }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/cases/:id/complete-closure', summary: 'Conferma la chiusura (quattro occhi)', tag, roles: ['co'], body: completeClosureSchema, response: caseDetailResponse,
+  router.api({
+    method: 'POST', path: '/api/cases/:id/complete-closure', summary: 'Conferma la chiusura (quattro occhi)', tag, access: staff(['co']), body: completeClosureSchema, response: caseDetailResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'complete-closure', reason: body.motivazione }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'PUT', path: '/api/cases/:id/escalate', summary: 'Escala il caso', tag, roles: WRITERS, body: escalateCaseSchema, response: caseDetailResponse,
+  router.api({
+    method: 'PUT', path: '/api/cases/:id/escalate', summary: 'Escala il caso', tag, access: staff(WRITERS), body: escalateCaseSchema, response: caseDetailResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'escalate', reason: body.motivazione }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/cases/:id/reopen', summary: 'Riapre un caso in chiusura', tag, roles: WRITERS, body: reopenCaseSchema, response: caseDetailResponse,
+  router.api({
+    method: 'POST', path: '/api/cases/:id/reopen', summary: 'Riapre un caso in chiusura', tag, access: staff(WRITERS), body: reopenCaseSchema, response: caseDetailResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'reopen', reason: body.motivazione }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/cases/:id/events', summary: 'Aggiunge un evento al caso', tag, roles: WRITERS, body: caseEventSchema, response: caseDetailResponse, status: 201,
+  router.api({
+    method: 'POST', path: '/api/cases/:id/events', summary: 'Aggiunge un evento al caso', tag, access: staff(WRITERS), body: caseEventSchema, response: caseDetailResponse, status: 201,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'add-event', event: { tipo: body.tipo, testo: body.testo } }),
   });
 };

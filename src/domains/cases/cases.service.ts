@@ -6,9 +6,10 @@ import { notFound } from '../../http/errors';
 import { caseMachine } from '../../../workflows/case/case.machine';
 import type { CaseTransitionArgs } from '../../../workflows/case/case.contract';
 import { allowedActions } from '../../../workflows/lib/machine';
-import { actorFrom, createCase, transitionCase, type CaseTemporal } from './cases.commands';
+import { createCase, transitionCase, type CaseTemporal } from './cases.commands';
 import { caseAudit, caseEvents, getCase, readSlaDays, type CaseRow } from './cases.repo';
 import type { CreateCaseInput } from './cases.schemas';
+import { staffActor } from '../../kit/actor';
 
 /** What the API and the pages share: tenant-scoped reads from PostgreSQL, writes through the workflow. */
 
@@ -27,7 +28,7 @@ export async function requireCase(deps: Deps, codAzienda: string, user: SessionU
 }
 
 export function allowedFor(row: CaseRow, user: SessionUser) {
-  return allowedActions(caseMachine, row.stato, actorFrom(user), { ...row });
+  return allowedActions(caseMachine, row.stato, staffActor(user), { ...row });
 }
 
 export async function caseDetail(deps: Deps, codAzienda: string, user: SessionUser, id: string) {

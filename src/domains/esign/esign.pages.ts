@@ -1,8 +1,10 @@
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import type { EsignTransitionArgs } from '../../../workflows/esign/esign.contract';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
+import { SIGNER_OR_STAFF } from './esign.access';
 import { ceremonyByToken, ceremonyView, resolveCeremony, signerStep } from './esign.service';
+import { SIGNER } from '../../kit/access';
 
 const STATO_LABELS: Record<string, string> = {
   started: 'Da iniziare', terms_accepted: 'Condizioni accettate', presented: 'In attesa del codice', signed: 'Firmato', expired: 'Scaduto', locked: 'Bloccato',
@@ -25,10 +27,10 @@ export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
     render(ctx, views, 'esign/ceremony.njk', { c: ceremonyView(row), token, statoLabel: STATO_LABELS[row.stato] ?? row.stato, errors: {}, ...extra }, { status });
   };
 
-  router.get('/esign/ceremony/:id', (ctx) => show(ctx, ctx.params.id!, str(ctx.query.token)));
+  router.get('/esign/ceremony/:id', SIGNER_OR_STAFF, (ctx) => show(ctx, ctx.params.id!, str(ctx.query.token)));
 
   for (const [path, action] of [['terms', 'terms'], ['present', 'present'], ['sign', 'sign']] as const) {
-    router.post(`/esign/ceremony/:id/${path}`, async (ctx) => {
+    router.post(`/esign/ceremony/:id/${path}`, SIGNER, async (ctx) => {
       const body = formBody(ctx);
       const token = str(body.token);
       const row = await ceremonyByToken(deps, ctx.params.id!, token);
@@ -52,7 +54,7 @@ export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
     });
   }
 
-  router.get('/esign/receipt/:id', async (ctx) => {
+  router.get('/esign/receipt/:id', SIGNER_OR_STAFF, async (ctx) => {
     const token = str(ctx.query.token);
     const row = await resolveCeremony(deps, ctx.params.id!, token, ctx.state.user);
     const q = token ? `token=${encodeURIComponent(token)}&` : '';

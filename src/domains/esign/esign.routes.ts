@@ -1,7 +1,8 @@
-import type { Role } from '../auth/roles';
-import { apiRoute, type ApiCtx } from '../../http/api-route';
+import type { Role } from '../../kit/roles';
+import { SIGNER_OR_STAFF } from './esign.access';
+import { type ApiCtx } from '../../http/api-route';
 import { tenantOf } from '../../http/auth';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { verifyBundle } from './esign.bundle';
 import { startCeremony } from './esign.commands';
 import { receiptPdf } from './esign.receipt';
@@ -9,6 +10,8 @@ import {
   ceremonyResponse, signBody, startCeremonySchema, startResponse, tokenBody, tokenQuery, verifyBody, verifyResponse,
 } from './esign.schemas';
 import { ceremonyByToken, ceremonyView, esignTemporal, resolveCeremony, signerStep } from './esign.service';
+import { staffActor } from '../../kit/actor';
+import { staff, PUBLIC, SIGNER } from '../../kit/access';
 
 const STARTERS: Role[] = ['co', 'analyst', 'admin'];
 const tag = 'Firma elettronica';
@@ -20,26 +23,26 @@ const tokenOf = (ctx: ApiCtx, body?: { token?: string }) => body?.token ?? (type
  * E-signature ceremony API. Staff start a ceremony and read it; the signer, who has no
  * account, acts with the signing link's token; verify is public.
  */
-export const registerEsignRoutes: RegisterRoutes = (router, { deps, openapi }) => {
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/v1/esign/ceremony/start', summary: 'Avvia una cerimonia di firma', tag, roles: STARTERS, body: startCeremonySchema, response: startResponse, status: 201,
+export const registerEsignRoutes: RegisterRoutes = (router, { deps }) => {
+  router.api({
+    method: 'POST', path: '/api/v1/esign/ceremony/start', summary: 'Avvia una cerimonia di firma', tag, access: staff(STARTERS), body: startCeremonySchema, response: startResponse, status: 201,
     handler: async (ctx, { body }) => {
       const u = ctx.state.user!;
-      const r = await startCeremony(await esignTemporal(deps), { codAzienda: tenantOf(ctx), actor: { id: u.cod_utente, username: u.username, roles: [...u.ruoli] }, data: body });
+      const r = await startCeremony(await esignTemporal(deps), { codAzienda: tenantOf(ctx), actor: staffActor(u), data: body });
       const row = await ceremonyByToken(deps, r.ceremonyId, r.token);
       ctx.set('Location', `/api/v1/esign/ceremony/${r.ceremonyId}`);
       return { ...ceremonyView(row), token: r.token, signing_url: `${ctx.origin}${r.signingPath}` };
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/esign/ceremony/:id', summary: 'Stato della cerimonia (token del firmatario o personale)', tag, roles: 'public', query: tokenQuery, response: ceremonyResponse,
+  router.api({
+    method: 'GET', path: '/api/v1/esign/ceremony/:id', summary: 'Stato della cerimonia (token del firmatario o personale)', tag, access: SIGNER_OR_STAFF, query: tokenQuery, response: ceremonyResponse,
     handler: async (ctx, { params, query }) => ceremonyView(await resolveCeremony(deps, params.id!, query.token, ctx.state.user)),
   });
 
   for (const action of ['terms', 'present'] as const) {
-    apiRoute(router, openapi, {
-      method: 'POST', path: `/api/v1/esign/ceremony/:id/${action}`, summary: action === 'terms' ? 'Accetta le condizioni' : 'Presenta il documento e invia il codice OTP', tag, roles: 'public', body: tokenBody, response: ceremonyResponse,
+    router.api({
+      method: 'POST', path: `/api/v1/esign/ceremony/:id/${action}`, summary: action === 'terms' ? 'Accetta le condizioni' : 'Presenta il documento e invia il codice OTP', tag, access: SIGNER, body: tokenBody, response: ceremonyResponse,
       handler: async (ctx, { params, body }) => {
         const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
         return ceremonyView(await signerStep(deps, row, action, clientOf(ctx)));
@@ -47,16 +50,16 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps, openapi }) =
     });
   }
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/v1/esign/ceremony/:id/sign', summary: 'Firma con il codice OTP', tag, roles: 'public', body: signBody, response: ceremonyResponse,
+  router.api({
+    method: 'POST', path: '/api/v1/esign/ceremony/:id/sign', summary: 'Firma con il codice OTP', tag, access: SIGNER, body: signBody, response: ceremonyResponse,
     handler: async (ctx, { params, body }) => {
       const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
       return ceremonyView(await signerStep(deps, row, 'sign', clientOf(ctx), body.otp));
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/esign/ceremony/:id/receipt', summary: 'Ricevuta (PDF; ?format=json per il pacchetto firmato)', tag, roles: 'public', query: tokenQuery,
+  router.api({
+    method: 'GET', path: '/api/v1/esign/ceremony/:id/receipt', summary: 'Ricevuta (PDF; ?format=json per il pacchetto firmato)', tag, access: SIGNER_OR_STAFF, query: tokenQuery,
     handler: async (ctx, { params, query }) => {
       const row = await resolveCeremony(deps, params.id!, query.token, ctx.state.user);
       if (query.format === 'json') {
@@ -71,8 +74,8 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps, openapi }) =
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/v1/esign/ceremony/:id/verify', summary: 'Verifica un pacchetto firmato (chiunque)', tag, roles: 'public', body: verifyBody, response: verifyResponse,
+  router.api({
+    method: 'POST', path: '/api/v1/esign/ceremony/:id/verify', summary: 'Verifica un pacchetto firmato (chiunque)', tag, access: PUBLIC, body: verifyBody, response: verifyResponse,
     handler: async (_ctx, { params, body }) => {
       const r = await verifyBundle(body.bundle, body.trusted_certificate);
       // The bundle must be this ceremony's: a valid signature over another ceremony is not a match.

@@ -7,9 +7,10 @@ import type { EsignClientInfo, EsignTransitionArgs } from '../../../workflows/es
 import { esignMachine, MAX_OTP_ATTEMPTS, SIGNER_ROLE, type EsignStatus } from '../../../workflows/esign/esign.machine';
 import { allowedActions } from '../../../workflows/lib/machine';
 import { hasRole } from '../../http/auth';
-import { STAFF_READ } from '../auth/roles';
+import { STAFF_READ } from '../../kit/roles';
 import type { EsignBundle } from './esign.bundle';
 import { tokenHash, transitionCeremony, type EsignTemporal } from './esign.commands';
+import { isUuid } from '../../kit/ids';
 
 export interface CeremonyRow {
   id: string; cod_azienda: string; stato: EsignStatus; signer_nome: string; signer_email: string; document_name: string;
@@ -23,7 +24,6 @@ const COLUMNS = [
   'otp_attempts', 'token_hash', 'ip', 'user_agent', 'created_at', 'terms_accepted_at', 'presented_at', 'signed_at', 'expires_at',
   'bundle', 'workflow_id', 'parent_workflow_id',
 ];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = () => notFound('Cerimonia di firma');
 
 export const esignTemporal = async (deps: Deps): Promise<EsignTemporal> => ({ client: await deps.temporal.get(), taskQueue: deps.temporal.taskQueue });
@@ -34,7 +34,7 @@ export const esignTemporal = async (deps: Deps): Promise<EsignTemporal> => ({ cl
  * the same 404 as a missing ceremony, so the link reveals nothing.
  */
 export async function ceremonyByToken(deps: Deps, id: string, token: string | undefined): Promise<CeremonyRow> {
-  if (!token || !UUID.test(id)) throw NOT_FOUND();
+  if (!token || !isUuid(id)) throw NOT_FOUND();
   const row = await withPlatform(deps.db, 'firmatario', (trx) => trx('esign_ceremonies').where({ id }).first(COLUMNS)) as CeremonyRow | undefined;
   const a = Buffer.from(tokenHash(token));
   if (!row || !timingSafeEqual(a, Buffer.from(row.token_hash.padEnd(a.length).slice(0, a.length)))) throw NOT_FOUND();
@@ -43,7 +43,7 @@ export async function ceremonyByToken(deps: Deps, id: string, token: string | un
 
 /** Staff of the ceremony's tenant: RLS hides every other tenant's rows. */
 export async function ceremonyForStaff(deps: Deps, codAzienda: string, user: SessionUser, id: string): Promise<CeremonyRow> {
-  if (!UUID.test(id)) throw NOT_FOUND();
+  if (!isUuid(id)) throw NOT_FOUND();
   const row = await withTenant(deps.db, { codAzienda, actor: user.username }, (trx) => trx('esign_ceremonies').where({ id }).first(COLUMNS)) as CeremonyRow | undefined;
   if (!row) throw NOT_FOUND();
   return row;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Role } from '../auth/roles';
+import type { Role } from '../../kit/roles';
 
 export interface NotifyInput {
   codAzienda: string;

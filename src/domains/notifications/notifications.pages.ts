@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { requireAuth } from '../../http/auth';
 import { notFound } from '../../http/errors';
 import { isHtmx, redirectWithFlash, render, type Ctx } from '../../http/render';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { asRecipient, recipientOf } from './notifications.recipient';
 import { listNotifications, markAllRead, markRead, unreadCount } from './notifications.repo';
+import { staff } from '../../kit/access';
 
 const PAGE_SIZE = 20;
 const pageQuery = z.object({
@@ -33,13 +33,13 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
     render(ctx, views, 'partials/notification-dropdown.njk', { ...data, open });
   };
 
-  router.get('/partials/notification-dropdown', requireAuth(), async (ctx) => {
+  router.get('/partials/notification-dropdown', staff(), async (ctx) => {
     // The header link is a plain link too: without htmx it leads to the full list.
     if (!isHtmx(ctx)) return ctx.redirect('/notifiche');
     await dropdown(ctx);
   });
 
-  router.get('/notifiche', requireAuth(), async (ctx) => {
+  router.get('/notifiche', staff(), async (ctx) => {
     const q = pageQuery.parse(ctx.query);
     const r = recipientOf(ctx);
     const result = r
@@ -53,7 +53,7 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
     }, { fragment: 'notifications/_elenco_tabella.njk' });
   });
 
-  router.post('/notifiche/:id/letta', requireAuth(), async (ctx) => {
+  router.post('/notifiche/:id/letta', staff(), async (ctx) => {
     const r = recipientOf(ctx);
     const row = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markRead(trx, r, ctx.params.id!)) : undefined;
     if (!row) throw notFound('Notifica');
@@ -63,7 +63,7 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
     redirectWithFlash(ctx, localPath(body.next, '/notifiche'), 'success', 'Notifica segnata come letta');
   });
 
-  router.post('/notifiche/lette', requireAuth(), async (ctx) => {
+  router.post('/notifiche/lette', staff(), async (ctx) => {
     const r = recipientOf(ctx);
     const n = r ? await asRecipient(deps, r, ctx.state.user!.username, (trx) => markAllRead(trx, r)) : 0;
     if (isHtmx(ctx)) return dropdown(ctx, true);

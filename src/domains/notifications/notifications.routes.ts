@@ -1,21 +1,22 @@
 import { z } from 'zod';
-import { apiRoute } from '../../http/api-route';
+
 import { notFound } from '../../http/errors';
-import { ROLES } from '../auth/roles';
-import type { RegisterRoutes } from '../index';
+import { ROLES } from '../../kit/roles';
+import type { RegisterRoutes } from '../../kit/area';
 import { registerNotificationPages } from './notifications.pages';
 import { asRecipient, recipientOf } from './notifications.recipient';
 import {
   listNotificationsQuery, listNotifications, markRead, notificationListResponse, notificationSchema, unreadCount,
 } from './notifications.repo';
+import { staff } from '../../kit/access';
 
 const tag = 'Notifiche';
 
 /** Every signed-in user reads their own notifications: the query is always bound to user and tenant. */
 export const registerNotificationRoutes: RegisterRoutes = (router, services) => {
-  const { deps, openapi } = services;
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/notifications', summary: 'Notifiche dell\'utente collegato', tag, roles: ROLES,
+  const { deps } = services;
+  router.api({
+    method: 'GET', path: '/api/notifications', summary: 'Notifiche dell\'utente collegato', tag, access: staff(ROLES),
     query: listNotificationsQuery, response: notificationListResponse,
     handler: async (ctx, { query }) => {
       const r = recipientOf(ctx);
@@ -24,8 +25,8 @@ export const registerNotificationRoutes: RegisterRoutes = (router, services) => 
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/notifications/unread-count', summary: 'Numero di notifiche non lette', tag, roles: ROLES,
+  router.api({
+    method: 'GET', path: '/api/notifications/unread-count', summary: 'Numero di notifiche non lette', tag, access: staff(ROLES),
     response: z.object({ count: z.number().int() }),
     handler: async (ctx) => {
       const r = recipientOf(ctx);
@@ -33,8 +34,8 @@ export const registerNotificationRoutes: RegisterRoutes = (router, services) => 
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'PUT', path: '/api/notifications/:id/read', summary: 'Segna una notifica come letta', tag, roles: ROLES,
+  router.api({
+    method: 'PUT', path: '/api/notifications/:id/read', summary: 'Segna una notifica come letta', tag, access: staff(ROLES),
     response: notificationSchema,
     handler: async (ctx, { params }) => {
       const r = recipientOf(ctx);

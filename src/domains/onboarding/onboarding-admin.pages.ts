@@ -1,15 +1,15 @@
 import { hasRole } from '../../http/auth';
 import { DOCUMENT_READERS } from './onboarding-admin.routes';
 import type { z } from 'zod';
-import { STAFF_READ, type Role } from '../auth/roles';
+import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
-import { requireRoles, tenantOf } from '../../http/auth';
+import { tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramSvg } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import {
   AZIONE_LABELS, CANALE_LABELS, CERIMONIA_LABELS, CERIMONIA_SCOPO_LABELS, CONTROLLO_LABELS, DOCUMENTO_LABELS, PROVA_LABELS,
   REJECTION_MESSAGES, RISCHIO_LABELS, RISCHIO_TONES, RUOLO_PAESE_LABELS, RUOLO_SOGGETTO_LABELS, SOGGETTO_LABELS, STATO_LABELS, STATO_TONES, TRAVEL_RULE_LABELS,
@@ -19,6 +19,7 @@ import {
   adminListQuery, fieldGroups, fieldRows, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody, timelineView,
   type OnboardingDetail, type ReviewAction,
 } from './onboarding-admin.service';
+import { staff } from '../../kit/access';
 
 const REVIEWERS: Role[] = ['co', 'analyst'];
 const BASE = '/admin/onboarding/cases';
@@ -36,7 +37,7 @@ interface FormState { form?: FormName; walletId?: string; values?: Record<string
 
 /** Staff pages of the onboarding review. Without JavaScript every decision is a form: post, redirect, flash. */
 export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, views }) => {
-  router.get(BASE, requireRoles(...STAFF_READ), async (ctx) => {
+  router.get(BASE, staff(STAFF_READ), async (ctx) => {
     const parsed = adminListQuery.safeParse(ctx.query);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     const q = parsed.success ? parsed.data : adminListQuery.parse({});
@@ -61,7 +62,7 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
     }, { status });
   };
 
-  router.get(`${BASE}/:id`, requireRoles(...STAFF_READ), (ctx) => showDetail(ctx));
+  router.get(`${BASE}/:id`, staff(STAFF_READ), (ctx) => showDetail(ctx));
 
   /**
    * One decision of the detail page. Bad input comes back on the page with the message
@@ -71,7 +72,7 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
   const action = <S extends z.ZodType>(
     path: string, roles: Role[], schema: S, form: FormName, act: ReviewAction,
     toInput: (v: z.infer<S>, ctx: Ctx) => Record<string, string | undefined>, done: (d: OnboardingDetail) => string,
-  ) => router.post(`${BASE}/:id/${path}`, requireRoles(...roles), async (ctx) => {
+  ) => router.post(`${BASE}/:id/${path}`, staff(roles), async (ctx) => {
     const back = `${BASE}/${encodeURIComponent(ctx.params.id!)}`;
     const body = formBody(ctx);
     const walletId = ctx.params.walletId;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { STAFF_READ, type Role } from '../auth/roles';
+import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
-import { apiRoute } from '../../http/api-route';
+
 import { tenantOf } from '../../http/auth';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import {
   adminListQuery, downloadDocument, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody,
 } from './onboarding-admin.service';
+import { staff } from '../../kit/access';
 
 const REVIEWERS: Role[] = ['co', 'analyst'];
 /** Identity documents are for the people who check them (and audit the checks), not for read-only users. */
@@ -37,39 +38,39 @@ const detailResponse = listItem.omit({ risk_score: true, risk_classe: true, pep:
 }).loose();
 
 /** JSON API of the reviewers' console: reads from PostgreSQL, every decision through the case's workflow. */
-export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps, openapi }) => {
-  apiRoute(router, openapi, {
-    method: 'GET', path: base, summary: 'Elenco delle pratiche di onboarding', tag, roles: STAFF_READ, query: adminListQuery, response: listResponse,
+export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps }) => {
+  router.api({
+    method: 'GET', path: base, summary: 'Elenco delle pratiche di onboarding', tag, access: staff(STAFF_READ), query: adminListQuery, response: listResponse,
     handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listOnboardingCases(trx, query)),
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: `${base}/:id`, summary: 'Dettaglio di una pratica di onboarding', tag, roles: STAFF_READ, response: detailResponse,
+  router.api({
+    method: 'GET', path: `${base}/:id`, summary: 'Dettaglio di una pratica di onboarding', tag, access: staff(STAFF_READ), response: detailResponse,
     handler: (ctx, { params }) => onboardingDetail(deps, tenantOf(ctx), ctx.state.user!, params.id!),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: `${base}/:id/approve`, summary: 'Approva (o prima approvazione se il rischio richiede i quattro occhi)', tag, roles: REVIEWERS, body: noteBody, response: detailResponse,
+  router.api({
+    method: 'POST', path: `${base}/:id/approve`, summary: 'Approva (o prima approvazione se il rischio richiede i quattro occhi)', tag, access: staff(REVIEWERS), body: noteBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'approve', { note: body.note }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: `${base}/:id/complete-approval`, summary: 'Approvazione definitiva (quattro occhi)', tag, roles: ['co'], body: noteBody, response: detailResponse,
+  router.api({
+    method: 'POST', path: `${base}/:id/complete-approval`, summary: 'Approvazione definitiva (quattro occhi)', tag, access: staff(['co']), body: noteBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'complete-approval', { note: body.note }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: `${base}/:id/reject`, summary: 'Respinge la pratica', tag, roles: REVIEWERS, body: rejectBody, response: detailResponse,
+  router.api({
+    method: 'POST', path: `${base}/:id/reject`, summary: 'Respinge la pratica', tag, access: staff(REVIEWERS), body: rejectBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'reject', { reason: body.reason }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: `${base}/:id/request-info`, summary: 'Chiede informazioni al cliente (nuovo link via e-mail)', tag, roles: REVIEWERS, body: requestInfoBody, response: detailResponse,
+  router.api({
+    method: 'POST', path: `${base}/:id/request-info`, summary: 'Chiede informazioni al cliente (nuovo link via e-mail)', tag, access: staff(REVIEWERS), body: requestInfoBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'request-info', { message: body.message }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: `${base}/:id/documents/:docId/download`, summary: 'Scarica un documento del cliente (operazione registrata; non per la sola consultazione)', tag, roles: DOCUMENT_READERS,
+  router.api({
+    method: 'GET', path: `${base}/:id/documents/:docId/download`, summary: 'Scarica un documento del cliente (operazione registrata; non per la sola consultazione)', tag, access: staff(DOCUMENT_READERS),
     handler: async (ctx, { params }) => {
       const d = await downloadDocument(deps, tenantOf(ctx), ctx.state.user!, params.id!, params.docId!);
       ctx.type = d.mime;
@@ -80,13 +81,13 @@ export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps, op
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: `${base}/:id/wallets/:walletId/verify`, summary: 'Verifica un wallet del cliente', tag, roles: REVIEWERS, body: noteBody, response: detailResponse,
+  router.api({
+    method: 'POST', path: `${base}/:id/wallets/:walletId/verify`, summary: 'Verifica un wallet del cliente', tag, access: staff(REVIEWERS), body: noteBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'wallet-verify', { wallet_id: params.walletId!, note: body.note }),
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: `${base}/:id/wallets/:walletId/revoke`, summary: 'Revoca un wallet del cliente', tag, roles: REVIEWERS, body: revokeWalletBody, response: detailResponse,
+  router.api({
+    method: 'POST', path: `${base}/:id/wallets/:walletId/revoke`, summary: 'Revoca un wallet del cliente', tag, access: staff(REVIEWERS), body: revokeWalletBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'wallet-revoke', { wallet_id: params.walletId!, reason: body.reason }),
   });
 };

@@ -9,8 +9,8 @@ import { SUBJECT_TYPES, type OnboardingTransitionArgs, type SubjectType } from '
 import {
   ONBOARDING_STATES, onboardingMachine, walletMachine, type OnboardingAction, type OnboardingStatus, type WalletStatus,
 } from '../../../workflows/onboarding/onboarding.machine';
-import { appendAudit } from '../audit/audit.chain';
-import { isUuid } from '../cases/cases.repo';
+import { appendAudit } from '../audit';
+import { isUuid } from '../../kit/ids';
 import { countryName, EU_HIGH_RISK } from './countries';
 import { DocumentStore } from './document-store';
 import {
@@ -18,7 +18,8 @@ import {
   VALORE_LABELS, WALLET_TIPO_LABELS,
 } from './onboarding-admin.labels';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
-import { staffActor, transitionOnboarding, type CaseRef, type OnboardingTemporal } from './onboarding.commands';
+import { transitionOnboarding, type CaseRef, type OnboardingTemporal } from './onboarding.commands';
+import { staffActor } from '../../kit/actor';
 
 /** Reviewers' reads of onboarding cases (tenant-scoped, from PostgreSQL) and their decisions (through the case's workflow). */
 

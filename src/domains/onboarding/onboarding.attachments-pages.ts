@@ -1,7 +1,5 @@
 import multer from 'multer';
-import type Router from '@koa/router';
-import type { AppServices } from '../../app';
-import type { AppState } from '../../http/context';
+import type { AppServices } from '../../kit/area';
 import { HttpError, ValidationError } from '../../http/errors';
 import { isHtmx, redirectWithFlash, type Ctx } from '../../http/render';
 import { flatten, unflatten } from './onboarding.forms';
@@ -12,6 +10,7 @@ import {
 import { stepRenderer } from './onboarding.step-view';
 import { stepUrl } from './onboarding.steps';
 import { walletProofMessage } from './onboarding.wizard';
+import type { Routes } from '../../kit/routes';
 
 const firstMessages = (errors: { path: string; message: string }[]) => {
   const out: Record<string, string> = {};
@@ -26,8 +25,8 @@ const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
  * check), wallets with their proof of control, and the travel-rule declaration. Each
  * redirects back to its step; with htmx the documents and wallets lists swap in place.
  */
-export function registerOnboardingAttachmentPages(router: Router<AppState>, { deps, views }: AppServices) {
-  const { editable } = pageHelpers(deps, views);
+export function registerOnboardingAttachmentPages(router: Routes, { deps, views }: AppServices) {
+  const { editable, applicantPage } = pageHelpers(deps, views);
   const renderStep = stepRenderer(deps, views);
   // The file's name comes as raw UTF-8 from browsers, not in multer's default Latin-1.
   const single = multer({ storage: multer.memoryStorage(), defParamCharset: 'utf8', limits: { fileSize: deps.config.uploadMaxBytes, files: 1, fields: 10, fieldSize: 2000 } }).single('file');
@@ -55,7 +54,7 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     });
   }
 
-  router.post('/onboarding/documenti', async (ctx) => {
+  router.post('/onboarding/documenti', applicantPage, async (ctx) => {
     const l = await editable(ctx);
     if (!l) return;
     const step = docStep(ctx.query.passo);
@@ -73,7 +72,7 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     redirectWithFlash(ctx, stepUrl(step), 'success', 'Documento caricato.');
   });
 
-  router.post('/onboarding/documenti/:id/elimina', async (ctx) => {
+  router.post('/onboarding/documenti/:id/elimina', applicantPage, async (ctx) => {
     const l = await editable(ctx);
     if (!l) return;
     const step = docStep(formBody(ctx).passo);
@@ -82,7 +81,7 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     redirectWithFlash(ctx, stepUrl(step), 'success', 'Documento eliminato.');
   });
 
-  router.post('/onboarding/wallet', async (ctx) => {
+  router.post('/onboarding/wallet', applicantPage, async (ctx) => {
     const l = await editable(ctx);
     if (!l) return;
     const body = formBody(ctx);
@@ -114,7 +113,7 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     redirectWithFlash(ctx, stepUrl(7), 'success', 'Wallet aggiunto.');
   });
 
-  router.post('/onboarding/travel-rule/firma', async (ctx) => {
+  router.post('/onboarding/travel-rule/firma', applicantPage, async (ctx) => {
     const l = await editable(ctx);
     if (!l) return;
     const body = formBody(ctx);
@@ -135,7 +134,7 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     }
   });
 
-  router.post('/onboarding/travel-rule/completa', async (ctx) => {
+  router.post('/onboarding/travel-rule/completa', applicantPage, async (ctx) => {
     const l = await editable(ctx);
     if (!l) return;
     try {
@@ -147,7 +146,7 @@ export function registerOnboardingAttachmentPages(router: Router<AppState>, { de
     redirectWithFlash(ctx, stepUrl(7), 'success', 'Dichiarazione sui wallet completata.');
   });
 
-  router.post('/onboarding/travel-rule/annulla', async (ctx) => {
+  router.post('/onboarding/travel-rule/annulla', applicantPage, async (ctx) => {
     const l = await editable(ctx);
     if (!l) return;
     await resetTravelRule(deps, l.row);

@@ -10,13 +10,11 @@ import {
   type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState, type ValidationIssue,
 } from '../../../workflows/onboarding/onboarding.contract';
 import { CUSTOMER_ROLE, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
-import type { SessionUser } from '../../http/context';
 import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
 
 export interface OnboardingTemporal { client: Client; taskQueue: string }
 
 export const customerActor = (caseId: string): MachineActor => ({ id: `cliente:${caseId}`, username: 'cliente', roles: [CUSTOMER_ROLE] });
-export const staffActor = (u: SessionUser): MachineActor => ({ id: u.cod_utente, username: u.username, roles: [...u.ruoli] });
 
 /** The minimum of a case row the commands need. */
 export interface CaseRef { id: string; cod_azienda: string; stato: OnboardingStatus; workflow_id: string; approved_by?: string | null }

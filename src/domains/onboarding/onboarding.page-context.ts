@@ -4,8 +4,9 @@ import { withTenant } from '../../db/tenant';
 import { HttpError } from '../../http/errors';
 import { render, type Ctx } from '../../http/render';
 import { EDITABLE_STATES } from '../../../workflows/onboarding/onboarding.machine';
-import { getSetting } from '../admin/admin.settings';
+import { getSetting } from '../admin';
 import { caseView, loadCaseBundle, loadCustomerCase, type CaseView } from './onboarding.service';
+import { APPLICANT, withRefusal } from '../../kit/access';
 
 /**
  * What every applicant page needs: the case of the session (or a clear page when there is
@@ -47,9 +48,9 @@ export function pageHelpers(deps: Deps, views: nunjucks.Environment) {
     }
   }
 
-  /** No session: a page that says how to get back in (a resume link by e-mail), never an error. */
+  /** No session: a page that says how to get back in (a resume link by e-mail); 401 says the same to a client. */
   function noSession(ctx: Ctx) {
-    render(ctx, views, 'onboarding/sessione.njk', { azienda: tenantParam(deps, ctx), errors: {}, values: {} });
+    render(ctx, views, 'onboarding/sessione.njk', { azienda: tenantParam(deps, ctx), errors: {}, values: {} }, { status: 401 });
   }
 
   /** A case that ended (expired, erased) has its own page; there is nothing left to edit. */
@@ -72,5 +73,8 @@ export function pageHelpers(deps: Deps, views: nunjucks.Environment) {
     return l;
   }
 
-  return { load, noSession, closed, editable };
+  /** The applicant's pages: their session or the page that explains how to get back in. */
+  const applicantPage = withRefusal(APPLICANT, noSession);
+
+  return { load, noSession, closed, editable, applicantPage };
 }

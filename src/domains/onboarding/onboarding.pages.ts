@@ -1,6 +1,6 @@
 import { HttpError } from '../../http/errors';
 import { isHtmx, redirectWithFlash, render, type Ctx } from '../../http/render';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { CDD_SCHEMA_VERSION } from './onboarding.cdd-schema';
 import { flatten, isBlankRow, unflatten, zodErrors } from './onboarding.forms';
 import { registerOnboardingAttachmentPages } from './onboarding.attachments-pages';
@@ -25,7 +25,7 @@ const SAVED_LATER = 'Bozza salvata. Puoi chiudere la pagina: per riprendere chie
  */
 export const registerOnboardingPages: RegisterRoutes = (router, services) => {
   const { deps, views } = services;
-  const { editable } = pageHelpers(deps, views);
+  const { editable, applicantPage } = pageHelpers(deps, views);
   const renderStep = stepRenderer(deps, views);
 
   const stepParam = (ctx: Ctx): number | null => {
@@ -47,7 +47,7 @@ export const registerOnboardingPages: RegisterRoutes = (router, services) => {
     return { row: b.row, view: caseView(b.row, b.docs, b.wallets, b.state, deps.config.sessionSecret) };
   };
 
-  router.get('/onboarding/step/:n', async (ctx) => {
+  router.get('/onboarding/step/:n', applicantPage, async (ctx) => {
     const n = stepParam(ctx);
     if (n === null) throw new HttpError(404, 'NOT_FOUND', 'Non trovato', 'Passo inesistente');
     const l = await editable(ctx);
@@ -63,7 +63,7 @@ export const registerOnboardingPages: RegisterRoutes = (router, services) => {
     return list.filter((_, i) => i !== remove).filter((r) => r && typeof r === 'object' && !isBlankRow(r));
   };
 
-  router.post('/onboarding/step/:n', async (ctx) => {
+  router.post('/onboarding/step/:n', applicantPage, async (ctx) => {
     const n = stepParam(ctx);
     if (n === null) throw new HttpError(404, 'NOT_FOUND', 'Non trovato', 'Passo inesistente');
     let l = await editable(ctx);
@@ -150,7 +150,7 @@ export const registerOnboardingPages: RegisterRoutes = (router, services) => {
   };
 
   /** htmx: one more empty row (owner or country) appended in place, with the add button moved to the next index. */
-  router.get('/onboarding/step/:n/riga', async (ctx) => {
+  router.get('/onboarding/step/:n/riga', applicantPage, async (ctx) => {
     const n = stepParam(ctx);
     if (n !== 2 && n !== 6) throw new HttpError(404, 'NOT_FOUND', 'Non trovato', 'Passo inesistente');
     const l = await editable(ctx);

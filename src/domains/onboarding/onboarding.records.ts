@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { SubjectType } from '../../../workflows/onboarding/onboarding.contract';
-import type { SettingKey } from '../admin/admin.settings';
+import type { SettingKey } from '../admin';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
 
 /**

@@ -1,13 +1,13 @@
 import multer from 'multer';
 import type { z } from 'zod';
 import type { Deps } from '../../deps';
-import { apiRoute, type ApiCtx, type ApiRouteDef } from '../../http/api-route';
+import { type ApiCtx, type ApiRouteDef } from '../../http/api-route';
 import { HttpError, invalidTransition, ValidationError, type FieldError } from '../../http/errors';
 import { redirectWithFlash, render } from '../../http/render';
 import type { DraftSection } from '../../../workflows/onboarding/onboarding.contract';
 import { EDITABLE_STATES, onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
 import { allowedActions } from '../../../workflows/lib/machine';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import {
   anagrafeBody, caseResponse as caseResponseSchema, cddAnswersBody, cddAnswersResponse, cddSchemaQuery, completeSubmissionResponse, countriesBody,
   documentResponse, draftPatchBody, magicLinkBody, magicLinkResponse, requiredDocsResponse, resumeQuery, resumeResponse, signingResponse, uboBody,
@@ -25,6 +25,7 @@ import {
 } from './onboarding.service';
 import { validateApplication } from './onboarding.validation';
 import { customerActor } from './onboarding.commands';
+import { PUBLIC, APPLICANT } from '../../kit/access';
 
 const tag = 'Onboarding (cliente)';
 const BASE = '/api/v1/onboarding/case/:id';
@@ -71,18 +72,18 @@ function parseUpload(deps: Deps, ctx: ApiCtx): Promise<{ file?: Express.Multer.F
  * The applicant's case-bound API. Every route needs the applicant's session for that case
  * (another case or tenant: 404); writes go through the case's workflow.
  */
-export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi, views }) => {
+export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }) => {
   const load = (ctx: ApiCtx, params: Record<string, string>) => loadCustomerCase(deps, ctx, params.id!);
   const answer = (row: CaseRow) => caseResponse(deps, row);
-  const route = <B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(def: ApiRouteDef<B, Q>) => apiRoute(router, openapi, def);
+  const route = <B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(def: ApiRouteDef<B, Q>) => router.api(def);
 
   route({
-    method: 'GET', path: BASE, summary: 'La pratica del cliente (sessione del cliente)', tag, roles: 'public', response: caseResponseSchema,
+    method: 'GET', path: BASE, summary: 'La pratica del cliente (sessione del cliente)', tag, access: APPLICANT, response: caseResponseSchema,
     handler: async (ctx, { params }) => answer(await load(ctx, params)),
   });
 
   const sectionRoute = (path: string, section: DraftSection, body: z.ZodType, summary: string, strict: (row: CaseRow, data: Record<string, unknown>) => FieldError[]) => route({
-    method: 'POST', path: `${BASE}/${path}`, tag, roles: 'public', body, response: caseResponseSchema,
+    method: 'POST', path: `${BASE}/${path}`, tag, access: APPLICANT, body, response: caseResponseSchema,
     summary: `${summary}. Salva sempre quanto inviato come bozza; se la sezione è incompleta risponde 422 con gli errori per campo e saved: true`,
     handler: async (ctx, { params, body: data }) => {
       const row = await saveSection(deps, await load(ctx, params), section, data);
@@ -107,7 +108,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'GET', path: `${BASE}/cdd/answers`, summary: 'Le risposte al questionario di adeguata verifica', tag, roles: 'public', response: cddAnswersResponse,
+    method: 'GET', path: `${BASE}/cdd/answers`, summary: 'Le risposte al questionario di adeguata verifica', tag, access: APPLICANT, response: cddAnswersResponse,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       return { versione: row.cdd_schema_version, risposte: row.cdd_answers ?? {} };
@@ -115,7 +116,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: `${BASE}/cdd/answers`, tag, roles: 'public', body: cddAnswersBody, response: caseResponseSchema,
+    method: 'POST', path: `${BASE}/cdd/answers`, tag, access: APPLICANT, body: cddAnswersBody, response: caseResponseSchema,
     summary: 'Salva le risposte al questionario. Salva sempre quanto inviato come bozza (tranne una versione sconosciuta: 422, nulla salvato); se incomplete risponde 422 con saved: true',
     handler: async (ctx, { params, body }) => {
       if (!isKnownCddVersion(body.versione)) throw new ValidationError([{ path: 'versione', message: UNKNOWN_CDD_VERSION_MESSAGE }]);
@@ -127,7 +128,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'GET', path: `${BASE}/cdd/schema`, summary: 'Le domande del questionario per il tipo di cliente (versione delle risposte date, o ?versione=, o la corrente)', tag, roles: 'public', query: cddSchemaQuery,
+    method: 'GET', path: `${BASE}/cdd/schema`, summary: 'Le domande del questionario per il tipo di cliente (versione delle risposte date, o ?versione=, o la corrente)', tag, access: APPLICANT, query: cddSchemaQuery,
     handler: async (ctx, { params, query }) => {
       const row = await load(ctx, params);
       const v = query.versione ?? (isKnownCddVersion(row.cdd_schema_version) ? row.cdd_schema_version : CDD_SCHEMA_VERSION);
@@ -137,7 +138,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'PATCH', path: `${BASE}/draft`, summary: 'Salva come bozza una o più sezioni ({subject_type, anagrafe, ubo, cdd_answers, countries}), senza controllarne la completezza', tag, roles: 'public', body: draftPatchBody, response: caseResponseSchema,
+    method: 'PATCH', path: `${BASE}/draft`, summary: 'Salva come bozza una o più sezioni ({subject_type, anagrafe, ubo, cdd_answers, countries}), senza controllarne la completezza', tag, access: APPLICANT, body: draftPatchBody, response: caseResponseSchema,
     handler: async (ctx, { params, body }) => {
       let row = await load(ctx, params);
       if (body.cdd_answers?.versione !== undefined && !isKnownCddVersion(body.cdd_answers.versione)) {
@@ -155,7 +156,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'GET', path: `${BASE}/required-docs`, summary: 'I documenti richiesti per il tipo di cliente e i titolari, con quelli già caricati', tag, roles: 'public', response: requiredDocsResponse,
+    method: 'GET', path: `${BASE}/required-docs`, summary: 'I documenti richiesti per il tipo di cliente e i titolari, con quelli già caricati', tag, access: APPLICANT, response: requiredDocsResponse,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       return { items: requiredDocsView(row, await caseDocuments(deps, row)) };
@@ -163,7 +164,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: `${BASE}/documents`, tag, roles: 'public', status: 201, response: documentResponse, multipart: true,
+    method: 'POST', path: `${BASE}/documents`, tag, access: APPLICANT, status: 201, response: documentResponse, multipart: true,
     body: uploadForm,
     summary: 'Carica un documento (multipart/form-data: file, tipo, riferimento = "soggetto" o id del titolare). Tipo letto dal contenuto: PDF, JPEG o PNG; 413 oltre il limite; 415 formato non ammesso; 422 file etichettato come un altro tipo. Modulo HTML: ?_csrf=, client API: X-CSRF-Token',
     handler: async (ctx, { params }) => {
@@ -183,7 +184,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'DELETE', path: `${BASE}/documents/:docId`, summary: 'Elimina un documento caricato', tag, roles: 'public', response: caseResponseSchema,
+    method: 'DELETE', path: `${BASE}/documents/:docId`, summary: 'Elimina un documento caricato', tag, access: APPLICANT, response: caseResponseSchema,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       await deleteDocument(deps, row, params.docId!);
@@ -192,18 +193,18 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: `${BASE}/wallets`, tag, roles: 'public', status: 201, body: walletInputSchema, response: walletResponse,
+    method: 'POST', path: `${BASE}/wallets`, tag, access: APPLICANT, status: 201, body: walletInputSchema, response: walletResponse,
     summary: 'Aggiunge un wallet. Con prova firma_messaggio il messaggio deve essere «Confermo di controllare l\'indirizzo <indirizzo> sulla rete <rete> per la pratica di adeguata verifica <id> presso <cod_azienda>.» (altrimenti 422 su prova.messaggio, con il testo) e la firma è verificata (ETH/ERC20 personal_sign, BTC firma di messaggio): se non corrisponde 422 su prova.firma; reti non verificabili: verificata null. 422 su travel_rule se la dichiarazione sui wallet è già in firma o firmata',
     handler: async (ctx, { params, body }) => walletView(await addWallet(deps, await load(ctx, params), body)),
   });
 
   route({
-    method: 'POST', path: `${BASE}/travel-rule`, summary: 'Firma la dichiarazione sui wallet (travel rule): avvia la cerimonia di firma e ne restituisce il percorso', tag, roles: 'public', status: 201, body: travelRuleDeclarationSchema, response: signingResponse,
+    method: 'POST', path: `${BASE}/travel-rule`, summary: 'Firma la dichiarazione sui wallet (travel rule): avvia la cerimonia di firma e ne restituisce il percorso', tag, access: APPLICANT, status: 201, body: travelRuleDeclarationSchema, response: signingResponse,
     handler: async (ctx, { params, body }) => signTravelRule(deps, await load(ctx, params), body),
   });
 
   route({
-    method: 'DELETE', path: `${BASE}/travel-rule`, summary: 'Annulla la dichiarazione travel rule per ripeterla', tag, roles: 'public', response: caseResponseSchema,
+    method: 'DELETE', path: `${BASE}/travel-rule`, summary: 'Annulla la dichiarazione travel rule per ripeterla', tag, access: APPLICANT, response: caseResponseSchema,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       await resetTravelRule(deps, row);
@@ -212,7 +213,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: `${BASE}/travel-rule/complete`, summary: 'Registra la dichiarazione travel rule firmata (409 SIGNATURE_PENDING con il percorso di firma se non ancora firmata)', tag, roles: 'public', response: caseResponseSchema,
+    method: 'POST', path: `${BASE}/travel-rule/complete`, summary: 'Registra la dichiarazione travel rule firmata (409 SIGNATURE_PENDING con il percorso di firma se non ancora firmata)', tag, access: APPLICANT, response: caseResponseSchema,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       try {
@@ -227,7 +228,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'GET', path: `${BASE}/validation`, summary: 'Completezza della pratica: i campi da correggere prima dell\'invio, con il passo del percorso', tag, roles: 'public', response: validationResponse,
+    method: 'GET', path: `${BASE}/validation`, summary: 'Completezza della pratica: i campi da correggere prima dell\'invio, con il passo del percorso', tag, access: APPLICANT, response: validationResponse,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       const [docs, wallets] = await Promise.all([caseDocuments(deps, row), caseWallets(deps, row)]);
@@ -240,7 +241,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: `${BASE}/submit`, summary: 'Invia la pratica: 422 con le issues se incompleta; poi la firma delle dichiarazioni (dichiarazioni.signing_path)', tag, roles: 'public', response: caseResponseSchema,
+    method: 'POST', path: `${BASE}/submit`, summary: 'Invia la pratica: 422 con le issues se incompleta; poi la firma delle dichiarazioni (dichiarazioni.signing_path)', tag, access: APPLICANT, response: caseResponseSchema,
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       await submitCase(deps, row);
@@ -249,7 +250,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: `${BASE}/complete-submission`, tag, roles: 'public', response: completeSubmissionResponse,
+    method: 'POST', path: `${BASE}/complete-submission`, tag, access: APPLICANT, response: completeSubmissionResponse,
     summary: 'Completa l\'invio: 200 con la pratica quando le dichiarazioni sono firmate; 202 con { stato: submitted, firma: { ceremony_id, signing_path } } finché la firma manca (anche dopo una cerimonia scaduta: ne viene avviata una nuova)',
     handler: async (ctx, { params }) => {
       const r = await completeSubmission(deps, await load(ctx, params));
@@ -261,7 +262,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'DELETE', path: `${BASE}/erase`, summary: 'Cancella la pratica e i suoi dati (GDPR art. 17) finché non è stata inviata; dopo l\'invio 409 AML_RETENTION (conservazione per 10 anni, art. 31 d.lgs. 231/2007)', tag, roles: 'public',
+    method: 'DELETE', path: `${BASE}/erase`, summary: 'Cancella la pratica e i suoi dati (GDPR art. 17) finché non è stata inviata; dopo l\'invio 409 AML_RETENTION (conservazione per 10 anni, art. 31 d.lgs. 231/2007)', tag, access: APPLICANT,
     handler: async (ctx, { params }) => {
       await eraseCase(deps, ctx, await load(ctx, params));
       return undefined;
@@ -269,7 +270,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'GET', path: '/api/v1/onboarding/resume', tag, roles: 'public', query: resumeQuery, response: resumeResponse,
+    method: 'GET', path: '/api/v1/onboarding/resume', tag, access: PUBLIC, query: resumeQuery, response: resumeResponse,
     summary: 'Riprende una pratica con il link ricevuto (?token=, monouso). Browser: 303 verso la pratica o pagina di errore; JSON: { case_id, stato } o 410 LINK_EXPIRED / LINK_USED, 400 LINK_INVALID',
     handler: async (ctx, { query }) => {
       const r = await resumeWithToken(deps, ctx, query.token);
@@ -289,7 +290,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   });
 
   route({
-    method: 'POST', path: '/api/magic-link', tag, roles: 'public', status: 202, body: magicLinkBody, response: magicLinkResponse,
+    method: 'POST', path: '/api/magic-link', tag, access: PUBLIC, status: 202, body: magicLinkBody, response: magicLinkResponse,
     summary: 'Chiede un link per riprendere la pratica. Pubblico { email, cod_azienda? }: sempre 202 con la stessa risposta (il link arriva per messaggio se esiste una pratica aperta), limitato per e-mail e indirizzo. Personale (co, analyst, admin) { case_id } di una pratica aperta: 202, il link parte verso l\'indirizzo del cliente (mai al personale) e la risposta dice dove { detail, sent_to, expires_at }',
     handler: async (ctx, { body }) => {
       const r = await issueMagicLink(deps, ctx, body);
@@ -301,8 +302,8 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, openapi
   // The page behind the "link non valido" form (and reachable from the landing page): asks for a new link by e-mail.
   const linkPage = (ctx: ApiCtx, data: Record<string, unknown>, status = 200) =>
     render(ctx, views, 'onboarding/link-non-valido.njk', { reason: null, values: {}, errors: {}, ...data }, { status });
-  router.get('/onboarding/nuovo-link', async (ctx) => linkPage(ctx, { values: { cod_azienda: typeof ctx.query.azienda === 'string' ? ctx.query.azienda.slice(0, 32) : '' } }));
-  router.post('/onboarding/nuovo-link', async (ctx) => {
+  router.get('/onboarding/nuovo-link', PUBLIC, async (ctx) => linkPage(ctx, { values: { cod_azienda: typeof ctx.query.azienda === 'string' ? ctx.query.azienda.slice(0, 32) : '' } }));
+  router.post('/onboarding/nuovo-link', PUBLIC, async (ctx) => {
     const form = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};
     const values = { email: String(form.email ?? '').slice(0, 254), cod_azienda: String(form.cod_azienda ?? '').slice(0, 32) };
     const r = await requestLinkFromForm(deps, ctx, { email: values.email, cod_azienda: values.cod_azienda || undefined });

@@ -10,7 +10,7 @@ import type {
   DocumentMeta, DraftSection, OnboardingWorkflowState, SubjectType, WalletInput,
 } from '../../../workflows/onboarding/onboarding.contract';
 import { EDITABLE_STATES, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
-import { getSetting } from '../admin/admin.settings';
+import { getSetting } from '../admin';
 import { DocumentStore, sniffDocument } from './document-store';
 import {
   customerActor, deleteErasedHistory, editOnboarding, onboardingState, startOnboarding, transitionOnboarding, type OnboardingTemporal,
@@ -23,6 +23,7 @@ import { onboardingEsignToken } from './onboarding.tokens';
 import { uboOwners } from './onboarding.validation';
 import { verifyWalletProof, walletProofMessage } from './wallet-proof';
 import { countRequest } from './request-limit';
+import { isUuid } from '../../kit/ids';
 
 export { issueMagicLink, resumeWithToken, type ResumeResult } from './onboarding.links';
 
@@ -34,7 +35,6 @@ export { issueMagicLink, resumeWithToken, type ResumeResult } from './onboarding
  */
 
 type Ctx = Koa.ParameterizedContext<AppState>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CaseRow {
   id: string; cod_azienda: string; stato: OnboardingStatus; tipo_soggetto: SubjectType | null; email: string | null; canale: string;
@@ -58,7 +58,7 @@ export const signingPath = (deps: Deps, ceremonyId: string) =>
   `/esign/ceremony/${ceremonyId}?token=${encodeURIComponent(onboardingEsignToken(deps.config.sessionSecret, ceremonyId))}`;
 
 async function caseRow(deps: Deps, codAzienda: string, id: string): Promise<CaseRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   return withTenant(deps.db, { codAzienda, actor: 'cliente' }, (trx) => trx('onboarding_cases').where({ id }).first()) as Promise<CaseRow | undefined>;
 }
 
@@ -213,7 +213,7 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
 }
 
 export async function deleteDocument(deps: Deps, row: CaseRow, docId: string): Promise<void> {
-  const doc = UUID.test(docId) ? (await caseDocuments(deps, row)).find((d) => d.id === docId) : undefined;
+  const doc = isUuid(docId) ? (await caseDocuments(deps, row)).find((d) => d.id === docId) : undefined;
   if (!doc) throw notFound('Documento', 'm');
   // The activity deletes the row and the bytes no other document of the tenant uses.
   await editOnboarding(await onboardingTemporal(deps), row, { kind: 'document-delete', documentId: docId });

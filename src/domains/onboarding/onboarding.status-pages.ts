@@ -1,6 +1,4 @@
-import type Router from '@koa/router';
-import type { AppServices } from '../../app';
-import type { AppState } from '../../http/context';
+import type { AppServices } from '../../kit/area';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { EDITABLE_STATES } from '../../../workflows/onboarding/onboarding.machine';
@@ -12,6 +10,8 @@ import { PUBLIC_LINK_ANSWER, requestLinkFromForm } from './onboarding.links';
 import { STEP_TITLES, stepUrl } from './onboarding.steps';
 import { applicationIssues, issueText } from './onboarding.wizard';
 import { DOCUMENT_TYPES } from './onboarding.schemas';
+import type { Routes } from '../../kit/routes';
+import { PUBLIC } from '../../kit/access';
 
 /** How the applicant sees the case's status (reviewers' working states are not told apart). */
 export const STATO_CLIENTE: Record<string, { label: string; tone: string }> = {
@@ -38,8 +38,8 @@ const documentsNeeded = () => (['persona_fisica', 'ditta_individuale', 'societa'
  * link), the status page (what is missing, the signing link while the declarations wait
  * for a signature, the reviewer's request, erasure of a draft) and the completion page.
  */
-export function registerOnboardingStatusPages(router: Router<AppState>, { deps, views }: AppServices) {
-  const { load, noSession, closed } = pageHelpers(deps, views);
+export function registerOnboardingStatusPages(router: Routes, { deps, views }: AppServices) {
+  const { load, noSession, closed, applicantPage } = pageHelpers(deps, views);
 
   const landing = async (ctx: Ctx, o: { values?: Record<string, string>; errors?: Record<string, string>; resumeValues?: Record<string, string>; resumeErrors?: Record<string, string>; status?: number; azienda?: string } = {}) => {
     const azienda = o.azienda ?? tenantParam(deps, ctx);
@@ -51,10 +51,10 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     }, { status: o.status ?? (tenant ? 200 : 404) });
   };
 
-  router.get('/onboarding/', (ctx) => landing(ctx));
-  router.get('/onboarding', (ctx) => ctx.redirect(`/onboarding/${ctx.querystring ? `?${ctx.querystring}` : ''}`));
+  router.get('/onboarding/', PUBLIC, (ctx) => landing(ctx));
+  router.get('/onboarding', PUBLIC, (ctx) => ctx.redirect(`/onboarding/${ctx.querystring ? `?${ctx.querystring}` : ''}`));
 
-  router.post('/onboarding/', async (ctx) => {
+  router.post('/onboarding/', PUBLIC, async (ctx) => {
     const body = formBody(ctx);
     const azienda = str(body.azienda) || undefined;
     const values = { email: str(body.email) ?? '', privacy: str(body.privacy) ?? '' };
@@ -71,7 +71,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     redirectWithFlash(ctx, stepUrl(0), 'success', 'Richiesta aperta. Compila i passi: puoi salvare e riprendere quando vuoi.');
   });
 
-  router.post('/onboarding/riprendi', async (ctx) => {
+  router.post('/onboarding/riprendi', PUBLIC, async (ctx) => {
     const body = formBody(ctx);
     const azienda = str(body.azienda) || undefined;
     const resumeValues = { email: str(body.email) ?? '' };
@@ -80,7 +80,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     redirectWithFlash(ctx, landingUrl(azienda), 'info', PUBLIC_LINK_ANSWER.detail);
   });
 
-  router.get('/onboarding/stato', async (ctx) => {
+  router.get('/onboarding/stato', applicantPage, async (ctx) => {
     const l = await load(ctx);
     if (!l) return noSession(ctx);
     if (l.view.stato === 'expired' || l.view.stato === 'erased') return closed(ctx, l);
@@ -99,7 +99,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
   });
 
   /** A resume link to the case's e-mail address (the same channel a stranger would use). */
-  router.post('/onboarding/stato/link', async (ctx) => {
+  router.post('/onboarding/stato/link', applicantPage, async (ctx) => {
     const l = await load(ctx);
     if (!l) return noSession(ctx);
     try {
@@ -112,7 +112,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
   });
 
   /** The declarations' signature again: the ceremony still waiting, or a fresh one if the last expired. */
-  router.post('/onboarding/stato/firma', async (ctx) => {
+  router.post('/onboarding/stato/firma', applicantPage, async (ctx) => {
     const l = await load(ctx);
     if (!l) return noSession(ctx);
     try {
@@ -125,7 +125,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     }
   });
 
-  router.post('/onboarding/stato/cancella', async (ctx) => {
+  router.post('/onboarding/stato/cancella', applicantPage, async (ctx) => {
     const l = await load(ctx);
     if (!l) return noSession(ctx);
     if (!str(formBody(ctx).conferma)) {
@@ -141,7 +141,7 @@ export function registerOnboardingStatusPages(router: Router<AppState>, { deps, 
     redirectWithFlash(ctx, landingUrl(azienda), 'success', 'La tua richiesta e i dati inseriti sono stati cancellati.');
   });
 
-  router.get('/onboarding/completato', async (ctx) => {
+  router.get('/onboarding/completato', applicantPage, async (ctx) => {
     const l = await load(ctx);
     if (!l) return noSession(ctx);
     if (l.view.stato === 'expired' || l.view.stato === 'erased') return closed(ctx, l);

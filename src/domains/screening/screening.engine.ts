@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { canonicalJson } from '../../lib/canonical-json';
-import { getSetting } from '../admin/admin.settings';
-import { appendAudit } from '../audit/audit.chain';
+import { getSetting } from '../admin';
+import { appendAudit } from '../audit';
 import type { ScreeningSubjectInput } from '../../../workflows/screening/screening.contract';
 import { entryHash } from './lib/diff-lists';
 import type { Screener, ScreeningHit, ScreeningQuery } from './lib/match/screener';

@@ -3,13 +3,15 @@ import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
 import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
-import { getSetting } from '../admin/admin.settings';
-import { appendAudit } from '../audit/audit.chain';
-import { allowedActions, checkTransition, type MachineActor } from '../../../workflows/lib/machine';
+import { getSetting } from '../admin';
+import { appendAudit } from '../audit';
+import { allowedActions, checkTransition } from '../../../workflows/lib/machine';
 import { matchMachine, type MatchAction, type MatchEsito, type MatchStatus } from '../../../workflows/screening/screening.machine';
 import { subjectKey, type SubjectRow } from './screening.engine';
 import { getEntry } from './screening.store';
 import type { ListMatchesQuery } from './screening.schemas';
+import { isUuid } from '../../kit/ids';
+import { staffActor } from '../../kit/actor';
 
 /** Screening matches: a table process (no workflow each); the machine decides every change. */
 
@@ -37,8 +39,6 @@ export interface MatchRow {
   cod_anagrafe?: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const actorFrom = (u: SessionUser): MachineActor => ({ id: u.cod_utente, username: u.username, roles: [...u.ruoli] });
 const tx = <T>(deps: Deps, codAzienda: string, user: SessionUser, fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda, actor: user.username }, fn);
 
@@ -60,7 +60,7 @@ export async function listMatches(trx: Knex.Transaction, q: ListMatchesQuery) {
 }
 
 export async function getMatch(trx: Knex.Transaction, id: string, forUpdate = false): Promise<MatchRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const q = trx('screening_matches').where({ id }).whereNull('deleted_at').first();
   return (forUpdate ? q.forUpdate() : q) as Promise<MatchRow | undefined>;
 }
@@ -68,7 +68,7 @@ export async function getMatch(trx: Knex.Transaction, id: string, forUpdate = fa
 /** What this user may do now, in the API's words: risolvi, or conferma once a resolution is pending. */
 export function allowedFor(row: MatchRow, user: SessionUser, fourEyes: boolean): MatchAction[] {
   const pending = !!row.resolution_requested_by;
-  return allowedActions(matchMachine, row.stato, actorFrom(user), { ...row })
+  return allowedActions(matchMachine, row.stato, staffActor(user), { ...row })
     .filter((a) => (a === 'conferma' ? fourEyes && pending : a === 'risolvi' ? !pending : true));
 }
 
@@ -98,7 +98,7 @@ function reject(c: { code: string; state: string; action: string; allowedActions
 }
 
 function check(row: MatchRow, action: MatchAction, user: SessionUser, input: Record<string, unknown>) {
-  const c = checkTransition(matchMachine, { state: row.stato, action, actor: actorFrom(user), record: { ...row }, input });
+  const c = checkTransition(matchMachine, { state: row.stato, action, actor: staffActor(user), record: { ...row }, input });
   if (!c.ok) throw reject(c);
   return c;
 }

@@ -1,13 +1,13 @@
-import { STAFF_READ, STAFF_WRITE, type Role } from '../auth/roles';
+import { STAFF_READ, STAFF_WRITE, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
-import { hasRole, requireRoles, tenantOf } from '../../http/auth';
+import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramSvg } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
-import { assignableUsers, userNames } from '../cases/cases.repo';
-import type { RegisterRoutes } from '../index';
+import { assignableUsers, userNames } from '../../kit/users';
+import type { RegisterRoutes } from '../../kit/area';
 import { latestRun, runHistory, startImport } from './screening.imports';
 import {
   ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
@@ -15,6 +15,7 @@ import {
 } from './screening.labels';
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, listMatchesQuery, resolveSchema } from './screening.schemas';
+import { staff } from '../../kit/access';
 
 const IMPORTERS: Role[] = ['admin', 'co'];
 const DELETERS: Role[] = ['admin', 'co'];
@@ -37,8 +38,8 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const pager = { hasPrev: result.offset > 0, prev: Math.max(0, result.offset - result.limit), hasNext: result.offset + result.limit < result.total, next: result.offset + result.limit };
     render(ctx, views, 'screening/list.njk', { result, filters, pager, labels, lists, base }, { fragment: 'screening/_table.njk' });
   };
-  router.get('/screening', requireRoles(...STAFF_READ), list('/screening'));
-  router.get('/admin/screening/matches', requireRoles(...STAFF_READ), list('/admin/screening/matches'));
+  router.get('/screening', staff(STAFF_READ), list('/screening'));
+  router.get('/admin/screening/matches', staff(STAFF_READ), list('/admin/screening/matches'));
 
   const showDetail = async (ctx: Ctx, base: string, values: Record<string, unknown> = {}, errors: Record<string, string> = {}, status = 200) => {
     const d = await matchDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
@@ -58,8 +59,8 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
       me: ctx.state.user!.cod_utente,
     }, { status });
   };
-  router.get('/screening/:id', requireRoles(...STAFF_READ), (ctx) => showDetail(ctx, '/screening'));
-  router.get('/admin/screening/matches/:id', requireRoles(...STAFF_READ), (ctx) => showDetail(ctx, '/admin/screening/matches'));
+  router.get('/screening/:id', staff(STAFF_READ), (ctx) => showDetail(ctx, '/screening'));
+  router.get('/admin/screening/matches/:id', staff(STAFF_READ), (ctx) => showDetail(ctx, '/admin/screening/matches'));
 
   /** A refused action comes back to the match with the reason; a missing match stays a 404 page. */
   const explain = (ctx: Ctx, back: string, err: unknown) => {
@@ -68,7 +69,7 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     throw err;
   };
 
-  router.post('/screening/:id/risolvi', requireRoles(...STAFF_WRITE), async (ctx) => {
+  router.post('/screening/:id/risolvi', staff(STAFF_WRITE), async (ctx) => {
     const back = `/screening/${encodeURIComponent(ctx.params.id!)}`;
     const body = formBody(ctx);
     const parsed = resolveSchema.safeParse(body);
@@ -80,7 +81,7 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     } catch (err) { explain(ctx, back, err); }
   });
 
-  router.post('/screening/:id/assegna', requireRoles(...STAFF_WRITE), async (ctx) => {
+  router.post('/screening/:id/assegna', staff(STAFF_WRITE), async (ctx) => {
     const back = `/screening/${encodeURIComponent(ctx.params.id!)}`;
     const body = formBody(ctx);
     const parsed = assignSchema.safeParse({ assegnatario: body.assegnatario || ctx.state.user!.cod_utente });
@@ -91,24 +92,24 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     } catch (err) { explain(ctx, back, err); }
   });
 
-  router.post('/screening/:id/elimina', requireRoles(...DELETERS), async (ctx) => {
+  router.post('/screening/:id/elimina', staff(DELETERS), async (ctx) => {
     await deleteMatch(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     redirectWithFlash(ctx, '/screening', 'success', 'Corrispondenza eliminata');
   });
 
-  router.get('/admin/screening', requireRoles(...STAFF_READ), async (ctx) => {
+  router.get('/admin/screening', staff(STAFF_READ), async (ctx) => {
     const d = await tx(ctx, (trx) => dashboard(trx));
     const run = await tx(ctx, (trx) => latestRun(deps, trx));
     render(ctx, views, 'screening/dashboard.njk', { d, run, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
   });
 
-  router.get('/admin/screening/import', requireRoles(...STAFF_READ), async (ctx) => {
+  router.get('/admin/screening/import', staff(STAFF_READ), async (ctx) => {
     const run = await tx(ctx, (trx) => latestRun(deps, trx));
     const history = await tx(ctx, (trx) => runHistory(deps, trx, 20, 0));
     render(ctx, views, 'screening/import.njk', { run, history, labels, canImport: hasRole(ctx.state.user, IMPORTERS) }, { fragment: 'screening/_import_progress.njk' });
   });
 
-  router.post('/admin/screening/import', requireRoles(...IMPORTERS), async (ctx) => {
+  router.post('/admin/screening/import', staff(IMPORTERS), async (ctx) => {
     try {
       await startImport(deps, ctx.state.user!);
     } catch (err) {

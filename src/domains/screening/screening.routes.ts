@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { STAFF_READ, STAFF_WRITE, type Role } from '../auth/roles';
+import { STAFF_READ, STAFF_WRITE, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
-import { apiRoute } from '../../http/api-route';
+
 import { tenantOf } from '../../http/auth';
 import type { Ctx as ApiCtxLike } from '../../http/render';
 import { notFound } from '../../http/errors';
@@ -9,33 +9,34 @@ import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchProgressQuery, screeningBatchWorkflowId, type ScreeningBatchInput,
 } from '../../../workflows/screening/screening.contract';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { latestRun, runHistory, startImport } from './screening.imports';
 import { assignMatch, dashboard, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, batchSchema, historyQuery, listMatchesQuery, resolveSchema, subjectSchema, walletSchema } from './screening.schemas';
 import { screenStoredSubject, screenSubjects, screenWallet } from './screening.service';
+import { staff } from '../../kit/access';
 
 const IMPORTERS: Role[] = ['admin', 'co'];
 const tag = 'Screening';
 const legacy = 'Sanctions (legacy)';
 
 /** JSON API of screening: canonical /api/v1/screening and the legacy /api/sanctions names. */
-export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi }) => {
+export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
   const user = (ctx: ApiCtxLike) => ctx.state.user!;
   const tx = <T>(ctx: ApiCtxLike, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: user(ctx).username }, fn);
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/v1/screening/run', summary: 'Verifica un soggetto sulle liste', tag, roles: STAFF_WRITE, body: subjectSchema,
+  router.api({
+    method: 'POST', path: '/api/v1/screening/run', summary: 'Verifica un soggetto sulle liste', tag, access: staff(STAFF_WRITE), body: subjectSchema,
     handler: async (ctx, { body }) => (await screenSubjects(deps.db, tenantOf(ctx), user(ctx).username, [body]))[0],
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/v1/screening/wallet', summary: 'Verifica un indirizzo wallet', tag, roles: STAFF_WRITE, body: walletSchema,
+  router.api({
+    method: 'POST', path: '/api/v1/screening/wallet', summary: 'Verifica un indirizzo wallet', tag, access: staff(STAFF_WRITE), body: walletSchema,
     handler: async (ctx, { body }) => { tenantOf(ctx); return screenWallet(deps.db, body.address); },
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/sanctions/screen/:cod_anagrafe', summary: 'Verifica il soggetto di un codice anagrafe', tag: legacy, roles: STAFF_WRITE,
+  router.api({
+    method: 'POST', path: '/api/sanctions/screen/:cod_anagrafe', summary: 'Verifica il soggetto di un codice anagrafe', tag: legacy, access: staff(STAFF_WRITE),
     handler: async (ctx, { params }) => {
       const r = await screenStoredSubject(deps.db, tenantOf(ctx), user(ctx).username, params.cod_anagrafe!);
       if (!r) throw notFound('Soggetto', 'm');
@@ -43,8 +44,8 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'POST', path: '/api/sanctions/batch-screen', summary: 'Verifica massiva (oltre 50 soggetti in un workflow)', tag: legacy, roles: STAFF_WRITE, body: batchSchema,
+  router.api({
+    method: 'POST', path: '/api/sanctions/batch-screen', summary: 'Verifica massiva (oltre 50 soggetti in un workflow)', tag: legacy, access: staff(STAFF_WRITE), body: batchSchema,
     handler: async (ctx, { body }) => {
       const codAzienda = tenantOf(ctx);
       if (body.subjects.length <= INLINE_BATCH_LIMIT) {
@@ -63,8 +64,8 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/sanctions/batch-screen/:batch_id', summary: 'Avanzamento di una verifica massiva', tag: legacy, roles: STAFF_READ,
+  router.api({
+    method: 'GET', path: '/api/sanctions/batch-screen/:batch_id', summary: 'Avanzamento di una verifica massiva', tag: legacy, access: staff(STAFF_READ),
     handler: async (ctx, { params }) => {
       // The workflow id carries the tenant, so another tenant's batch is simply not found.
       const workflowId = screeningBatchWorkflowId(tenantOf(ctx), params.batch_id!);
@@ -80,19 +81,19 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
   });
 
   for (const [path, t, summary] of [['/api/v1/screening/matches', tag, 'Elenco delle corrispondenze'], ['/api/sanctions/hits', legacy, 'Elenco delle corrispondenze (legacy)']] as const) {
-    apiRoute(router, openapi, {
-      method: 'GET', path, summary, tag: t, roles: STAFF_READ, query: listMatchesQuery,
+    router.api({
+      method: 'GET', path, summary, tag: t, access: staff(STAFF_READ), query: listMatchesQuery,
       handler: (ctx, { query }) => tx(ctx, (trx) => listMatches(trx, query)),
     });
   }
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/screening/matches/:id', summary: 'Dettaglio di una corrispondenza, con il punteggio spiegato', tag, roles: STAFF_READ,
+  router.api({
+    method: 'GET', path: '/api/v1/screening/matches/:id', summary: 'Dettaglio di una corrispondenza, con il punteggio spiegato', tag, access: staff(STAFF_READ),
     handler: (ctx, { params }) => matchDetail(deps, tenantOf(ctx), user(ctx), params.id!),
   });
 
-  apiRoute(router, openapi, {
-    method: 'PUT', path: '/api/v1/screening/matches/:id/assegna', summary: 'Assegna una corrispondenza', tag, roles: STAFF_WRITE, body: assignSchema,
+  router.api({
+    method: 'PUT', path: '/api/v1/screening/matches/:id/assegna', summary: 'Assegna una corrispondenza', tag, access: staff(STAFF_WRITE), body: assignSchema,
     handler: (ctx, { body, params }) => assignMatch(deps, tenantOf(ctx), user(ctx), params.id!, body.assegnatario),
   });
 
@@ -101,31 +102,31 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
     ['POST', '/api/v1/admin/screening/matches/:id/risolvi', tag, false],
     ['PUT', '/api/sanctions/hits/:id/resolve', legacy, true],
   ] as const) {
-    apiRoute(router, openapi, {
-      method, path, summary: 'Risolve una corrispondenza (quattro occhi se configurato)', tag: t, roles: STAFF_WRITE, body: resolveSchema,
+    router.api({
+      method, path, summary: 'Risolve una corrispondenza (quattro occhi se configurato)', tag: t, access: staff(STAFF_WRITE), body: resolveSchema,
       handler: (ctx, { body, params }) => resolveMatch(deps, tenantOf(ctx), user(ctx), params.id!, body, { autoAssign }),
     });
   }
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/screening/dashboard', summary: 'Riepilogo dello screening', tag, roles: STAFF_READ,
+  router.api({
+    method: 'GET', path: '/api/v1/screening/dashboard', summary: 'Riepilogo dello screening', tag, access: staff(STAFF_READ),
     handler: (ctx) => tx(ctx, (trx) => dashboard(trx)),
   });
 
   for (const [path, t] of [['/api/v1/screening/import', tag], ['/api/sanctions/lists/import', legacy], ['/api/v1/admin/screening/imports/trigger', tag]] as const) {
-    apiRoute(router, openapi, {
-      method: 'POST', path, summary: 'Avvia l\'importazione delle liste', tag: t, roles: IMPORTERS, status: 202,
+    router.api({
+      method: 'POST', path, summary: 'Avvia l\'importazione delle liste', tag: t, access: staff(IMPORTERS), status: 202,
       handler: (ctx) => startImport(deps, user(ctx)),
     });
   }
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione', tag, roles: STAFF_READ,
+  router.api({
+    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione', tag, access: staff(STAFF_READ),
     handler: (ctx) => tx(ctx, async (trx) => ({ run: await latestRun(deps, trx) })),
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, roles: STAFF_READ, query: historyQuery,
+  router.api({
+    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, access: staff(STAFF_READ), query: historyQuery,
     handler: (ctx, { query }) => tx(ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
   });
 };

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../config';
-import { ROLE_LABELS, type Role } from '../auth/roles';
+import { ROLE_LABELS, type Role } from '../../kit/roles';
 
 export const API_TITLE = 'Compliance AML API';
 
@@ -20,7 +20,8 @@ interface OaOperation {
   parameters?: { name: string; in: string; required?: boolean; schema?: unknown }[];
   requestBody?: { content?: Record<string, { schema?: unknown }> };
   responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
-  'x-roles'?: string[];
+  'x-roles'?: string[] | 'any';
+  'x-callers'?: string[];
   security?: unknown[];
 }
 
@@ -31,11 +32,17 @@ export interface DocOperation {
   summary: string;
   public: boolean;
   roles: { code: string; label: string }[];
+  /** Who may call besides staff (the applicant, a signer), in Italian. */
+  callers: string[];
   parameters: { name: string; in: string; required: boolean; schema: unknown }[];
   requestSchema?: unknown;
   successStatus?: string;
   responseSchema?: unknown;
 }
+
+const CALLER_LABELS: Record<string, string> = {
+  applicant: 'Cliente (sessione della pratica)', signer: 'Firmatario (token di firma)', 'second-factor': 'Accesso in corso (secondo fattore)',
+};
 
 const METHOD_ORDER = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -53,7 +60,8 @@ export function docsModel(doc: { paths: Record<string, Record<string, unknown>> 
         path,
         summary: op.summary ?? '',
         public: Array.isArray(op.security) && op.security.length === 0,
-        roles: (op['x-roles'] ?? []).map((r) => ({ code: r, label: ROLE_LABELS[r as Role] ?? r })),
+        roles: op['x-roles'] === 'any' ? [{ code: 'any', label: 'Qualsiasi utente' }] : (op['x-roles'] ?? []).map((r) => ({ code: r, label: ROLE_LABELS[r as Role] ?? r })),
+        callers: (op['x-callers'] ?? []).filter((c) => c !== 'staff' && c !== 'public').map((c) => CALLER_LABELS[c] ?? c),
         parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: p.schema })),
         requestSchema: op.requestBody?.content?.['application/json']?.schema,
         successStatus: success,

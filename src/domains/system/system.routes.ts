@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { apiRoute } from '../../http/api-route';
-import { requireRoles } from '../../http/auth';
+
 import { render } from '../../http/render';
-import type { RegisterRoutes } from '../index';
+import type { RegisterRoutes } from '../../kit/area';
 import { API_TITLE, appVersion, docsModel, schemaSummary } from './api-docs';
 import { checkHealth } from './health';
+import { accessGuard, staff, withRefusal, PUBLIC } from '../../kit/access';
 
 const check = z.object({ status: z.enum(['ok', 'down']), latency_ms: z.number(), error: z.string().optional() });
 const healthResponse = z.object({
@@ -16,9 +16,9 @@ const healthResponse = z.object({
 const DOCS_READERS = ['superadmin', 'admin', 'co', 'auditor', 'sos', 'analyst', 'viewer'] as const;
 
 /** Health for load balancers and monitoring, the OpenAPI document and its docs page. */
-export const registerSystemRoutes: RegisterRoutes = (router, { deps, openapi, views }) => {
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/health', summary: 'Stato del servizio (web, database, Temporal)', tag: 'Sistema', roles: 'public',
+export const registerSystemRoutes: RegisterRoutes = (router, { deps, views }) => {
+  router.api({
+    method: 'GET', path: '/health', summary: 'Stato del servizio (web, database, Temporal)', tag: 'Sistema', access: PUBLIC,
     response: healthResponse,
     handler: async (ctx) => {
       const report = await checkHealth(deps);
@@ -29,19 +29,17 @@ export const registerSystemRoutes: RegisterRoutes = (router, { deps, openapi, vi
     },
   });
 
-  apiRoute(router, openapi, {
-    method: 'GET', path: '/api/openapi.json', summary: 'Documento OpenAPI 3.1 di questa API', tag: 'Sistema', roles: 'public',
-    handler: async () => openapi.document({ title: API_TITLE, version: appVersion }),
+  router.api({
+    method: 'GET', path: '/api/openapi.json', summary: 'Documento OpenAPI 3.1 di questa API', tag: 'Sistema', access: PUBLIC,
+    handler: async () => router.openapi.document({ title: API_TITLE, version: appVersion }),
   });
 
   // Under /api/ a missing session answers 401 JSON; a browser asking for the page is sent to sign in instead.
-  router.get('/api/docs', async (ctx, next) => {
-    if ((!ctx.state.user || !ctx.state.session?.mfa_ok) && ctx.accepts('html', 'json') === 'html') {
-      return ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
-    }
-    await next();
-  }, requireRoles(...DOCS_READERS), async (ctx) => {
-    const doc = openapi.document({ title: API_TITLE, version: appVersion });
+  router.get('/api/docs', withRefusal(staff(DOCS_READERS), (ctx) => {
+    if (!ctx.state.user && ctx.accepts('html', 'json') === 'html') return ctx.redirect(`/login?next=${encodeURIComponent(ctx.originalUrl)}`);
+    return accessGuard(staff(DOCS_READERS))(ctx, async () => undefined);
+  }), async (ctx) => {
+    const doc = router.openapi.document({ title: API_TITLE, version: appVersion });
     const groups = docsModel(doc);
     render(ctx, views, 'system/api-docs.njk', {
       title: 'Documentazione API', groups, version: appVersion, apiTitle: API_TITLE,

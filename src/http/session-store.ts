@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { SessionRow } from '../../http/context';
+import type { SessionRow } from './context';
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 

@@ -1,0 +1,27 @@
+import type { AreaDefinition } from './kit/area';
+import { adminArea } from './domains/admin/area';
+import { auditArea } from './domains/audit/area';
+import { authArea } from './domains/auth/area';
+import { casesArea } from './domains/cases/area';
+import { esignArea } from './domains/esign/area';
+import { notificationsArea } from './domains/notifications/area';
+import { onboardingArea } from './domains/onboarding/area';
+import { screeningArea } from './domains/screening/area';
+import { systemArea } from './domains/system/area';
+
+/**
+ * The registry: the web process and the worker are assembled from this list (routes,
+ * pages, navigation; activities and the workflow bundle). Adding an area adds one line.
+ * Order matters only for routes that overlap (earlier areas match first).
+ */
+export const AREAS: readonly AreaDefinition[] = [
+  systemArea,
+  authArea,
+  adminArea,
+  auditArea,
+  notificationsArea,
+  casesArea,
+  screeningArea,
+  esignArea,
+  onboardingArea,
+];

@@ -1,0 +1,3 @@
+// The audit area's public surface: every area records its changes through appendAudit,
+// in the same transaction as the change.
+export { appendAudit, verifyAuditChain, PLATFORM_CHAIN, type AuditInput, type AuditRow, type ChainVerification } from './audit.chain';

@@ -1,0 +1,2 @@
+// The auth area's public surface.
+export { hashPassword, PASSWORD_MIN_LENGTH } from './password';

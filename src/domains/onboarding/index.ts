@@ -1,0 +1,2 @@
+// The onboarding area's public surface.
+export { customerSessionMiddleware } from './onboarding.session';

@@ -1,0 +1,44 @@
+import type nunjucks from 'nunjucks';
+import type { ActivityDeps } from '../../activities/deps';
+import type { Deps } from '../deps';
+import type { SessionStore } from '../http/session-store';
+import type { NavEntry } from './nav';
+import type { Routes } from './routes';
+
+/** What every area's routes receive: the dependencies plus the shared HTTP services. */
+export interface AppServices {
+  deps: Deps;
+  views: nunjucks.Environment;
+  sessions: SessionStore;
+}
+
+export type { NavEntry, NavSectionName } from './nav';
+export { NAV_SECTION_ORDER } from './nav';
+
+export type RegisterRoutes = (routes: Routes, services: AppServices) => void;
+
+/**
+ * One area of the product, as the registry (src/areas.ts) assembles it into the web
+ * process and the worker. An area's folders are src/domains/<area>/ plus its processes
+ * under workflows/<process>/ and activities/<process>/; other areas reach it only through
+ * its public surface (src/domains/<area>/index.ts and its processes' *.contract.ts).
+ */
+export interface AreaDefinition {
+  /** Short English name, also the folder under src/domains/. */
+  name: string;
+  /** Italian name, shown where the area is named to people. */
+  label: string;
+  /** API routes and pages, each declaring who may call it. */
+  routes?: RegisterRoutes[];
+  /** Activity implementations for the worker (merged; names must be unique across areas). */
+  activities?: (deps: ActivityDeps) => Record<string, (...args: never[]) => Promise<unknown>>;
+  /**
+   * Absolute paths of the modules exporting the area's workflow functions; the worker's
+   * workflow bundle is generated from these (workflow code is bundled, never imported).
+   */
+  workflowModules?: string[];
+  /** Entries of the staff navigation. */
+  navigation?: NavEntry[];
+}
+
+export const defineArea = (a: AreaDefinition): AreaDefinition => a;

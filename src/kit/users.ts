@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+import { isUuid } from './ids';
+
+/** The roles that work records (can be assigned one); mirrors STAFF_WRITE. */
+const WORKING_ROLES = "array['co','analyst','sos','admin']::text[]";
+
+/** Display names ("Nome Cognome (username)") of the users a record refers to by id. */
+export async function userNames(trx: Knex.Transaction, ids: (string | null | undefined)[]): Promise<Record<string, string>> {
+  const wanted = [...new Set(ids.filter((v): v is string => !!v && isUuid(v)))];
+  if (!wanted.length) return {};
+  const rows = await trx('utenti').whereIn('cod_utente', wanted).select('cod_utente', 'username', 'nome', 'cognome');
+  return Object.fromEntries(rows.map((r: { cod_utente: string; username: string; nome: string; cognome: string }) =>
+    [r.cod_utente, `${r.nome} ${r.cognome} (${r.username})`]));
+}
+
+/** Active users of the tenant who can be assigned a record (case, match, alert...). */
+export async function assignableUsers(trx: Knex.Transaction, codAzienda: string) {
+  return trx('utenti').where({ cod_azienda: codAzienda, attivo: true })
+    .whereRaw(`ruoli && ${WORKING_ROLES}`)
+    .orderBy(['cognome', 'nome']).select('cod_utente', 'username', 'nome', 'cognome');
+}
+
+/** An active user of this tenant who can be assigned work, or undefined (another tenant's user does not exist here). */
+export async function assignableUser(trx: Knex.Transaction, codAzienda: string, codUtente: string) {
+  if (!isUuid(codUtente)) return undefined;
+  return trx('utenti').where({ cod_utente: codUtente, cod_azienda: codAzienda, attivo: true })
+    .whereRaw(`ruoli && ${WORKING_ROLES}`).first('cod_utente', 'username');
+}
