@@ -4,8 +4,10 @@ import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
 import { STATO_LABELS, transitionText } from '../../src/domains/cases/cases.labels';
-import type { CaseCreation, CaseOverdue, CaseProjection } from '../../workflows/case/case.contract';
+import type { CaseCreation, CaseEventRecord, CaseOverdue, CaseProjection, CaseRecord } from '../../workflows/case/case.contract';
 import type { ActivityDeps } from '../deps';
+
+const EVENT_COLUMNS = ['id', 'tipo', 'testo', 'actor', 'created_at'];
 
 const caseNotFound = (id: string) =>
   ApplicationFailure.create({ type: 'CASE_NOT_FOUND', message: `case ${id} not found`, nonRetryable: true });
@@ -27,15 +29,16 @@ async function caseRecipients(trx: Knex.Transaction, codAzienda: string, c: { op
  */
 export function createCaseActivities({ db }: ActivityDeps) {
   return {
-    async createCaseProjection(p: CaseCreation): Promise<void> {
-      await withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
+    /** Writes the case, its opening event and audit event once; answers the row either way. */
+    async createCaseProjection(p: CaseCreation): Promise<CaseRecord> {
+      return withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
         const inserted = await trx('cases').insert({
           id: p.caseId, cod_azienda: p.codAzienda, titolo: p.data.titolo, descrizione: p.data.descrizione ?? '',
           tipo: p.data.tipo, priorita: p.data.priorita, stato: 'open', cod_anagrafe: p.data.cod_anagrafe ?? null,
           assegnatario: p.data.assegnatario ?? null, opened_by: p.actor.id, sla_days: p.slaDays,
           sla_due_at: new Date(p.slaDueAt), workflow_id: p.workflowId,
-        }).onConflict('id').ignore().returning('id');
-        if (!inserted.length) return;
+        }).onConflict('id').ignore().returning('*');
+        if (!inserted.length) return (await trx('cases').where({ id: p.caseId }).first()) as CaseRecord;
         await trx('case_events').insert({
           id: randomUUID(), cod_azienda: p.codAzienda, case_id: p.caseId, tipo: 'apertura',
           testo: `Caso aperto: ${p.data.titolo}`, actor: p.actor.username,
@@ -44,11 +47,13 @@ export function createCaseActivities({ db }: ActivityDeps) {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'case.create', entityType: 'case', entityId: p.caseId,
           data: { titolo: p.data.titolo, tipo: p.data.tipo, priorita: p.data.priorita, to: 'open', sla_due_at: p.slaDueAt, workflow_id: p.workflowId },
         });
+        return inserted[0] as CaseRecord;
       });
     },
 
-    async projectCaseTransition(p: CaseProjection): Promise<void> {
-      await withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
+    /** One transition: its case event, the status row and the audit event, once; answers the row and the event. */
+    async projectCaseTransition(p: CaseProjection): Promise<{ record: CaseRecord; event: CaseEventRecord }> {
+      return withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
         const current = await trx('cases').where({ id: p.caseId }).forUpdate().first('id', 'stato');
         if (!current) throw caseNotFound(p.caseId);
         // The case event's id is the transition id: its presence means this step was already written.
@@ -58,15 +63,19 @@ export function createCaseActivities({ db }: ActivityDeps) {
           tipo: isNote ? p.event!.tipo : 'transizione',
           testo: isNote ? p.event!.testo : transitionText(p.action, p.to, p.reason, p.outcome),
           actor: p.actor.username,
-        }).onConflict('id').ignore().returning('id');
-        if (!written.length) return;
+        }).onConflict('id').ignore().returning(EVENT_COLUMNS);
+        if (!written.length) {
+          // A retry of a step already written: answer what it wrote.
+          const event = await trx('case_events').where({ id: p.transitionId }).first(EVENT_COLUMNS);
+          return { record: (await trx('cases').where({ id: p.caseId }).first()) as CaseRecord, event: event as CaseEventRecord };
+        }
 
         const now = new Date();
         const patch: Record<string, unknown> = { stato: p.to, updated_at: now };
         if (p.action === 'close') Object.assign(patch, { esito: p.outcome, motivazione_chiusura: p.reason, closing_requested_by: p.actor.id });
         if (p.action === 'complete-closure') Object.assign(patch, { closed_by: p.actor.id, closed_at: now });
         if (p.action === 'reopen') Object.assign(patch, { esito: null, motivazione_chiusura: null, closing_requested_by: null });
-        await trx('cases').where({ id: p.caseId }).update(patch);
+        const [record] = await trx('cases').where({ id: p.caseId }).update(patch).returning('*');
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: `case.${p.action}`, entityType: 'case', entityId: p.caseId,
           data: {
@@ -75,6 +84,7 @@ export function createCaseActivities({ db }: ActivityDeps) {
             ...(p.event ? { event_tipo: p.event.tipo } : {}),
           },
         });
+        return { record: record as CaseRecord, event: written[0] as CaseEventRecord };
       });
     },
 

@@ -41,6 +41,9 @@ export const invalidTransition = (from: string, action: string, allowed: string[
     `L'azione "${action}" non è consentita nello stato "${from}"`, { state: from, action, allowed_actions: allowed });
 export const conflict = (code: string, detail: string, extra: Record<string, unknown> = {}) =>
   new HttpError(409, code, 'Conflitto', detail, extra);
+/** A dependency (database, Temporal, the worker) is down or too slow: nothing was changed, retry later. */
+export const serviceUnavailable = (detail = 'Servizio momentaneamente non disponibile: riprova tra qualche secondo', retryAfterSeconds = 5) =>
+  new HttpError(503, 'SERVICE_UNAVAILABLE', 'Servizio non disponibile', detail, { retry_after: retryAfterSeconds });
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new HttpError(429, 'TOO_MANY_ATTEMPTS', 'Troppi tentativi', detail, { retry_after: retryAfterSeconds });
 

@@ -125,7 +125,10 @@ describe('cases API and pages', function () {
     const c = await create();
     const ev = await analyst.post(`/api/cases/${c.id}/events`, { tipo: 'contatto', testo: 'Telefonata con il cliente' });
     assert.equal(ev.status, 201, ev.text);
-    assert.ok(ev.body.events.some((e: { tipo: string; testo: string }) => e.tipo === 'contatto' && e.testo === 'Telefonata con il cliente'));
+    // The answer comes from the update itself: the row as written and the event it added.
+    assert.equal(ev.body.event.tipo, 'contatto');
+    assert.equal(ev.body.event.testo, 'Telefonata con il cliente');
+    assert.equal(ev.body.stato, 'open');
 
     const esc = await analyst.put(`/api/cases/${c.id}/escalate`, { motivazione: 'importi rilevanti' });
     assert.equal(esc.status, 200, esc.text);
@@ -169,10 +172,11 @@ describe('cases API and pages', function () {
     assert.deepEqual(afterClosed.body.allowed_actions, []);
 
     // Every change wrote an audit event, in order, on an intact chain.
-    assert.deepEqual(done.body.audit.map((a: { action: string }) => a.action), [
+    const detail = await co1.get(`/api/cases/${c.id}`);
+    assert.deepEqual(detail.body.audit.map((a: { action: string }) => a.action), [
       'case.create', 'case.add-event', 'case.escalate', 'case.close', 'case.reopen', 'case.close', 'case.complete-closure',
     ]);
-    assert.equal(done.body.audit.find((a: { action: string }) => a.action === 'case.escalate').data.reason, 'importi rilevanti');
+    assert.equal(detail.body.audit.find((a: { action: string }) => a.action === 'case.escalate').data.reason, 'importi rilevanti');
     const chain = await verifyAuditChain(env.ownerDb, tenant);
     assert.equal(chain.ok, true);
   });

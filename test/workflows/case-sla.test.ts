@@ -56,8 +56,8 @@ describe('case SLA timer (time-skipping server)', function () {
       assert.equal(calls.overdue[0]!.caseId, '00000000-0000-4000-8000-000000000001');
       // Still open and overdue: transitions keep working.
       const after = await h.executeUpdate(caseTransitionUpdate, { args: [{ action: 'escalate', actor: { id: 'u1', username: 'analista', roles: ['analyst'] } }] });
-      assert.equal(after.status, 'escalated');
-      assert.equal(after.overdue, true);
+      assert.equal(after.state.status, 'escalated');
+      assert.equal(after.state.overdue, true);
     });
   });
 

@@ -44,9 +44,11 @@ describe('case workflow (dev server)', function () {
     const data = { titolo: 'Bonifici frazionati', descrizione: 'Operazioni sotto soglia', tipo: 'indagine' as const, priorita: 'alta' as const };
     const r = await createCase(temporal(), { codAzienda: tenant, user: analyst, data, slaDays: 30 });
     assert.equal(r.workflowId, caseWorkflowId(tenant, r.caseId));
-    assert.equal(r.state.status, 'open');
+    assert.equal(r.reply.state.status, 'open');
+    assert.equal(r.reply.record?.stato, 'open', 'the create answers the row it wrote');
     const again = await createCase(temporal(), { codAzienda: tenant, user: analyst, data, slaDays: 30, caseId: r.caseId });
-    assert.equal(again.state.status, 'open');
+    assert.equal(again.reply.state.status, 'open');
+    assert.equal(again.reply.record, null, 'a repeated create answers without writing');
     const row = await rowOf(r.caseId);
     assert.equal(row.stato, 'open');
     assert.equal(row.opened_by, analyst.cod_utente);
@@ -65,8 +67,8 @@ describe('case workflow (dev server)', function () {
     const h = env.temporal.workflow.getHandle(workflowId);
     const send = (u: SessionUser, args: Record<string, unknown>) => h.executeUpdate(caseTransitionUpdate, { args: [{ ...args, actor: actor(u) } as never] });
 
-    assert.equal((await send(analyst, { action: 'add-event', event: { tipo: 'nota', testo: 'Prima nota' } })).status, 'open');
-    assert.equal((await send(analyst, { action: 'escalate', reason: 'importi elevati' })).status, 'escalated');
+    assert.equal((await send(analyst, { action: 'add-event', event: { tipo: 'nota', testo: 'Prima nota' } })).state.status, 'open');
+    assert.equal((await send(analyst, { action: 'escalate', reason: 'importi elevati' })).state.status, 'escalated');
 
     const invalid = await rejection(send(analyst, { action: 'escalate' }));
     assert.equal(invalid.type, 'INVALID_TRANSITION');
@@ -75,21 +77,22 @@ describe('case workflow (dev server)', function () {
     const missing = await rejection(send(analyst, { action: 'close', outcome: 'archiviato' }));
     assert.equal(missing.type, 'MISSING_FIELDS');
 
-    assert.equal((await send(co, { action: 'close', outcome: 'sos_inviata', reason: 'segnalata UIF' })).status, 'closing');
+    assert.equal((await send(co, { action: 'close', outcome: 'sos_inviata', reason: 'segnalata UIF' })).state.status, 'closing');
     const sameUser = await rejection(send(co, { action: 'complete-closure' }));
     assert.equal(sameUser.type, 'FOUR_EYES_REQUIRED');
     const notCo = await rejection(send(analyst, { action: 'complete-closure' }));
     assert.equal(notCo.type, 'FORBIDDEN');
 
-    assert.equal((await send(analyst, { action: 'reopen', reason: 'manca un documento' })).status, 'open');
+    assert.equal((await send(analyst, { action: 'reopen', reason: 'manca un documento' })).state.status, 'open');
     const reopened = await rowOf(caseId);
     assert.equal(reopened.stato, 'open');
     assert.equal(reopened.closing_requested_by, null);
 
-    assert.equal((await send(analyst, { action: 'close', outcome: 'archiviato', reason: 'nessun riscontro' })).status, 'closing');
+    assert.equal((await send(analyst, { action: 'close', outcome: 'archiviato', reason: 'nessun riscontro' })).state.status, 'closing');
     // The analyst asked to close, so the first compliance officer may confirm.
     const done = await send(co, { action: 'complete-closure' });
-    assert.equal(done.status, 'closed');
+    assert.equal(done.state.status, 'closed');
+    assert.equal(done.record?.stato, 'closed', 'the answer carries the row as the projection wrote it');
     assert.equal(await h.result().then((s) => s.status), 'closed', 'a closed case ends its workflow');
 
     const row = await rowOf(caseId);

@@ -55,8 +55,47 @@ export interface CaseTransitionArgs {
   event?: { tipo: (typeof CASE_EVENT_TIPI)[number]; testo: string };
 }
 
-export const createCaseUpdate = defineUpdate<CaseWorkflowState, [CreateCaseArgs]>('createCase');
-export const caseTransitionUpdate = defineUpdate<CaseWorkflowState, [CaseTransitionArgs]>('transition');
+/** The row of the case as its projection left it (dates as ISO strings once serialised). */
+export interface CaseRecord {
+  id: string;
+  cod_azienda: string;
+  titolo: string;
+  descrizione: string;
+  tipo: string;
+  priorita: string;
+  stato: CaseStatus;
+  cod_anagrafe: string | null;
+  assegnatario: string | null;
+  esito: string | null;
+  motivazione_chiusura: string | null;
+  opened_by: string;
+  closing_requested_by: string | null;
+  closed_by: string | null;
+  sla_days: number;
+  sla_due_at: string | Date;
+  overdue: boolean;
+  workflow_id: string;
+  created_at: string | Date;
+  updated_at: string | Date;
+  closed_at: string | Date | null;
+}
+
+export interface CaseEventRecord { id: string; tipo: string; testo: string; actor: string; created_at: string | Date }
+
+/**
+ * What an update answers: the workflow's state and the record as the projection wrote it,
+ * so the API answers from the update itself, never from a second read that could fail
+ * after the change was committed. `record` is null for a repeated create.
+ */
+export interface CaseReply {
+  state: CaseWorkflowState;
+  record: CaseRecord | null;
+  /** The case event the transition wrote (the note, or the transition's own line). */
+  event?: CaseEventRecord;
+}
+
+export const createCaseUpdate = defineUpdate<CaseReply, [CreateCaseArgs]>('createCase');
+export const caseTransitionUpdate = defineUpdate<CaseReply, [CaseTransitionArgs]>('transition');
 export const caseStateQuery = defineQuery<CaseWorkflowState>('state');
 
 /** What the projection activity receives for one transition. */

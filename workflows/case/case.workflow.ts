@@ -1,22 +1,18 @@
-import {
-  allHandlersFinished, condition, continueAsNew, proxyActivities, setHandler, upsertSearchAttributes, uuid4, workflowInfo,
-} from '@temporalio/workflow';
+import { condition, continueAsNew, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { createCaseActivities } from '../../activities/case/case.activities';
-import { checkTransition, type MachineActor } from '../lib/machine';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
-import { createSerialQueue } from '../lib/serial';
+import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
+import { recordProcess } from '../lib/record-process';
 import { waitForDeadline } from '../lib/sla';
-import { transitionFailure } from '../lib/transition-failure';
 import {
   CASE_RECORD_TYPE, caseStateQuery, caseTransitionUpdate, createCaseUpdate, caseWorkflowId,
-  type CaseTransitionArgs, type CaseWorkflowInput, type CaseWorkflowState,
+  type CaseWorkflowInput, type CaseWorkflowState,
 } from './case.contract';
 import { caseMachine } from './case.machine';
 
-const acts = proxyActivities<ReturnType<typeof createCaseActivities>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['CASE_NOT_FOUND'] },
-});
+type CaseActivities = ReturnType<typeof createCaseActivities>;
+const NOT_FOUND = ['CASE_NOT_FOUND'];
+const acts = proxyActivities<CaseActivities>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
+const background = proxyActivities<CaseActivities>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 
 /**
  * One durable workflow per case. The machine decides every transition in the update
@@ -28,72 +24,39 @@ export async function caseWorkflow(input: CaseWorkflowInput): Promise<CaseWorkfl
     status: caseMachine.initial, created: false, overdue: false, slaDueAt: input.slaDueAt,
     closingRequestedBy: null, outcome: null, transitions: 0,
   };
-  const serial = createSerialQueue();
-  const record = () => ({ closing_requested_by: state.closingRequestedBy });
-  const check = (args: CaseTransitionArgs, actor: MachineActor) =>
-    checkTransition(caseMachine, { state: state.status, action: args.action, actor, record: record(), input: { ...args } });
-
-  const publishStatus = () => upsertSearchAttributes([
-    { key: CodAzienda, value: input.codAzienda },
-    { key: RecordType, value: CASE_RECORD_TYPE },
-    { key: RecordId, value: input.caseId },
-    { key: RecordStatus, value: state.status },
-  ]);
+  const p = recordProcess({
+    machine: caseMachine, recordType: CASE_RECORD_TYPE, codAzienda: input.codAzienda, recordId: input.caseId, state,
+    guards: () => ({ closing_requested_by: state.closingRequestedBy }),
+  });
 
   setHandler(caseStateQuery, () => state);
 
-  setHandler(createCaseUpdate, (args) => serial(async () => {
-    // A repeated create (client retry, duplicate start) is success: same state back.
-    if (state.created) return state;
-    await acts.createCaseProjection({
+  p.onCreate(createCaseUpdate, async (args) => {
+    const record = await acts.createCaseProjection({
       codAzienda: input.codAzienda, caseId: input.caseId, workflowId: caseWorkflowId(input.codAzienda, input.caseId),
       actor: args.actor, data: args.data, slaDays: input.slaDays, slaDueAt: state.slaDueAt,
     });
-    state.created = true;
-    publishStatus();
-    return state;
-  }));
+    return { state, record: record ?? null };
+  }, () => ({ state, record: null }));
 
-  setHandler(caseTransitionUpdate, (args) => serial(async () => {
-    // Checked again here: an earlier update in the queue may have moved the state since validation.
-    const c = check(args, args.actor);
-    if (!c.ok) throw transitionFailure(c);
+  p.onTransition(caseTransitionUpdate, async (args, to) => {
     const from = state.status;
-    await acts.projectCaseTransition({
+    const written = await p.commit(to, () => acts.projectCaseTransition({
       codAzienda: input.codAzienda, caseId: input.caseId, transitionId: uuid4(), action: args.action,
-      from, to: c.to, actor: args.actor, reason: args.reason, outcome: args.outcome, event: args.event,
-    });
-    state.status = c.to;
-    state.transitions++;
+      from, to, actor: args.actor, reason: args.reason, outcome: args.outcome, event: args.event,
+    }));
     if (args.action === 'close') { state.closingRequestedBy = args.actor.id; state.outcome = args.outcome ?? null; }
     if (args.action === 'reopen') { state.closingRequestedBy = null; state.outcome = null; }
-    if (from !== c.to) publishStatus();
-    return state;
-  }), {
-    validator: (args) => {
-      if (!state.created) throw transitionFailure({ ok: false, code: 'INVALID_TRANSITION', message: 'case not created yet', state: state.status, action: args.action, allowedActions: [] });
-      const c = check(args, args.actor);
-      if (!c.ok) throw transitionFailure(c);
-    },
+    // Histories recorded before projections answered their row carry no result here.
+    return { state, record: written?.record ?? null, event: written?.event };
   });
 
-  const closed = () => state.status === 'closed';
-  const mustContinue = () => workflowInfo().continueAsNewSuggested;
-
-  for (;;) {
-    if (!state.overdue && !closed()) {
-      const r = await waitForDeadline(state.slaDueAt, () => closed() || mustContinue());
-      if (r === 'expired' && !closed()) {
-        await acts.markCaseOverdue({ codAzienda: input.codAzienda, caseId: input.caseId, slaDueAt: state.slaDueAt });
-        state.overdue = true;
-      }
-    } else {
-      await condition(() => closed() || mustContinue());
+  await p.run(async (stop) => {
+    if (state.overdue) { await condition(stop); return; }
+    if ((await waitForDeadline(state.slaDueAt, stop)) === 'expired' && !p.done()) {
+      await background.markCaseOverdue({ codAzienda: input.codAzienda, caseId: input.caseId, slaDueAt: state.slaDueAt });
+      state.overdue = true;
     }
-    if (closed() || mustContinue()) break;
-  }
-  // Let in-flight updates finish (and answer their callers) before completing or continuing.
-  await condition(allHandlersFinished);
-  if (!closed()) await continueAsNew<typeof caseWorkflow>({ ...input, state });
+  }, () => continueAsNew<typeof caseWorkflow>({ ...input, state }));
   return state;
 }

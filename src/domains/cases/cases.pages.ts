@@ -17,6 +17,7 @@ import { assignableUsers, userNames } from '../../kit/users';
 import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
 import { staff } from '../../kit/access';
+import { rolesFor } from '../../kit/process';
 
 const WRITERS: Role[] = ['co', 'analyst', 'sos', 'admin'];
 const labels = { stato: STATO_LABELS, statoTone: STATO_TONES, tipo: TIPO_LABELS, priorita: PRIORITA_LABELS, prioritaTone: PRIORITA_TONES, esito: ESITO_LABELS };
@@ -83,8 +84,8 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   });
 
   /** One page action: validate the form, run the transition, come back with a message. */
-  const action = <S extends z.ZodType>(path: string, schema: S, toArgs: (v: z.infer<S>) => Omit<CaseTransitionArgs, 'actor'>, done: string, roles: Role[] = WRITERS) =>
-    router.post(`/casi/:id/${path}`, staff(roles), async (ctx) => {
+  const action = <S extends z.ZodType>(path: string, schema: S, toArgs: (v: z.infer<S>) => Omit<CaseTransitionArgs, 'actor'>, done: string, machineAction: CaseAction) =>
+    router.post(`/casi/:id/${path}`, staff(rolesFor(caseMachine, machineAction)), async (ctx) => {
       const back = `/casi/${encodeURIComponent(ctx.params.id!)}`;
       const parsed = schema.safeParse(formBody(ctx));
       if (!parsed.success) return redirectWithFlash(ctx, back, 'danger', Object.values(fieldErrors(parsed.error)).join(' '));
@@ -101,9 +102,9 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
       redirectWithFlash(ctx, back, 'success', done);
     });
 
-  action('chiudi', closeCaseSchema, (v) => ({ action: 'close', outcome: v.esito, reason: v.motivazione }), 'Chiusura richiesta: serve la conferma di un responsabile antiriciclaggio');
-  action('escala', escalateCaseSchema, (v) => ({ action: 'escalate', reason: v.motivazione }), 'Caso escalato');
-  action('evento', caseEventSchema, (v) => ({ action: 'add-event', event: { tipo: v.tipo, testo: v.testo } }), 'Evento aggiunto');
-  action('completa-chiusura', completeClosureSchema, (v) => ({ action: 'complete-closure', reason: v.motivazione }), 'Caso chiuso', ['co']);
-  action('riapri', reopenCaseSchema, (v) => ({ action: 'reopen', reason: v.motivazione }), 'Caso riaperto');
+  action('chiudi', closeCaseSchema, (v) => ({ action: 'close', outcome: v.esito, reason: v.motivazione }), 'Chiusura richiesta: serve la conferma di un responsabile antiriciclaggio', 'close');
+  action('escala', escalateCaseSchema, (v) => ({ action: 'escalate', reason: v.motivazione }), 'Caso escalato', 'escalate');
+  action('evento', caseEventSchema, (v) => ({ action: 'add-event', event: { tipo: v.tipo, testo: v.testo } }), 'Evento aggiunto', 'add-event');
+  action('completa-chiusura', completeClosureSchema, (v) => ({ action: 'complete-closure', reason: v.motivazione }), 'Caso chiuso', 'complete-closure');
+  action('riapri', reopenCaseSchema, (v) => ({ action: 'reopen', reason: v.motivazione }), 'Caso riaperto', 'reopen');
 };

@@ -5,11 +5,13 @@ import { tenantOf } from '../../http/auth';
 import type { RegisterRoutes } from '../../kit/area';
 import { listCases } from './cases.repo';
 import {
-  caseDetailResponse, caseEventSchema, caseListResponse, closeCaseSchema, completeClosureSchema, createCaseSchema,
+  caseDetailResponse, caseEventSchema, caseWriteResponse, caseListResponse, closeCaseSchema, completeClosureSchema, createCaseSchema,
   escalateCaseSchema, listCasesQuery, reopenCaseSchema,
 } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
 import { staff } from '../../kit/access';
+import { rolesFor } from '../../kit/process';
+import { caseMachine } from '../../../workflows/case/case.machine';
 
 const WRITERS: Role[] = ['co', 'analyst', 'sos', 'admin'];
 const tag = 'Casi';
@@ -22,12 +24,12 @@ export const registerCaseRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
-    method: 'POST', path: '/api/cases', summary: 'Apre un caso', tag, access: staff(WRITERS), body: createCaseSchema, response: caseDetailResponse, status: 201,
+    method: 'POST', path: '/api/cases', summary: 'Apre un caso', tag, access: staff(WRITERS), body: createCaseSchema, response: caseWriteResponse, status: 201,
     handler: async (ctx, { body }) => {
       const tenant = tenantOf(ctx);
-      const { caseId } = await openCase(deps, tenant, ctx.state.user!, body);
+      const { caseId, view } = await openCase(deps, tenant, ctx.state.user!, body);
       ctx.set('Location', `/api/cases/${caseId}`);
-      return caseDetail(deps, tenant, ctx.state.user!, caseId);
+      return view;
     },
   });
 
@@ -37,27 +39,27 @@ export const registerCaseRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
-    method: 'PUT', path: '/api/cases/:id/close', summary: 'Chiede la chiusura (esito e motivazione)', tag, access: staff(WRITERS), body: closeCaseSchema, response: caseDetailResponse,
+    method: 'PUT', path: '/api/cases/:id/close', summary: 'Chiede la chiusura (esito e motivazione)', tag, access: staff(rolesFor(caseMachine, 'close')), body: closeCaseSchema, response: caseWriteResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'close', outcome: body.esito, reason: body.motivazione }),
   });
 
   router.api({
-    method: 'POST', path: '/api/cases/:id/complete-closure', summary: 'Conferma la chiusura (quattro occhi)', tag, access: staff(['co']), body: completeClosureSchema, response: caseDetailResponse,
+    method: 'POST', path: '/api/cases/:id/complete-closure', summary: 'Conferma la chiusura (quattro occhi)', tag, access: staff(rolesFor(caseMachine, 'complete-closure')), body: completeClosureSchema, response: caseWriteResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'complete-closure', reason: body.motivazione }),
   });
 
   router.api({
-    method: 'PUT', path: '/api/cases/:id/escalate', summary: 'Escala il caso', tag, access: staff(WRITERS), body: escalateCaseSchema, response: caseDetailResponse,
+    method: 'PUT', path: '/api/cases/:id/escalate', summary: 'Escala il caso', tag, access: staff(rolesFor(caseMachine, 'escalate')), body: escalateCaseSchema, response: caseWriteResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'escalate', reason: body.motivazione }),
   });
 
   router.api({
-    method: 'POST', path: '/api/cases/:id/reopen', summary: 'Riapre un caso in chiusura', tag, access: staff(WRITERS), body: reopenCaseSchema, response: caseDetailResponse,
+    method: 'POST', path: '/api/cases/:id/reopen', summary: 'Riapre un caso in chiusura', tag, access: staff(rolesFor(caseMachine, 'reopen')), body: reopenCaseSchema, response: caseWriteResponse,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'reopen', reason: body.motivazione }),
   });
 
   router.api({
-    method: 'POST', path: '/api/cases/:id/events', summary: 'Aggiunge un evento al caso', tag, access: staff(WRITERS), body: caseEventSchema, response: caseDetailResponse, status: 201,
+    method: 'POST', path: '/api/cases/:id/events', summary: 'Aggiunge un evento al caso', tag, access: staff(rolesFor(caseMachine, 'add-event')), body: caseEventSchema, response: caseWriteResponse, status: 201,
     handler: (ctx, { body, params }) => applyTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, { action: 'add-event', event: { tipo: body.tipo, testo: body.testo } }),
   });
 };

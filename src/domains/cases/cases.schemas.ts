@@ -73,9 +73,18 @@ export const caseListResponse = z.object({
   items: z.array(caseRecordSchema), total: z.number(), limit: z.number(), offset: z.number(),
 });
 
+const caseEventRecord = z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: z.string() });
+
+/** The answer to a write: the record as the change left it, the caller's next actions, and the event written. */
+export const caseWriteResponse = caseRecordSchema.extend({
+  allowed_actions: z.array(z.string()),
+  workflow: z.object({ id: z.string(), url: z.string() }),
+  event: caseEventRecord.optional(),
+});
+
 export const caseDetailResponse = caseRecordSchema.extend({
   allowed_actions: z.array(z.string()),
-  events: z.array(z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: z.string() })),
+  events: z.array(caseEventRecord),
   audit: z.array(z.object({ seq: z.number(), action: z.string(), actor: z.string(), occurred_at: z.string(), data: z.record(z.string(), z.unknown()) })),
   workflow: z.object({ id: z.string(), url: z.string() }),
 });

@@ -6,7 +6,9 @@ import { notFound } from '../../http/errors';
 import { caseMachine } from '../../../workflows/case/case.machine';
 import type { CaseTransitionArgs } from '../../../workflows/case/case.contract';
 import { allowedActions } from '../../../workflows/lib/machine';
-import { createCase, transitionCase, type CaseTemporal } from './cases.commands';
+import type { CaseReply } from '../../../workflows/case/case.contract';
+import type { ProcessClient } from '../../kit/process';
+import { createCase, transitionCase } from './cases.commands';
 import { caseAudit, caseEvents, getCase, readSlaDays, type CaseRow } from './cases.repo';
 import type { CreateCaseInput } from './cases.schemas';
 import { staffActor } from '../../kit/actor';
@@ -16,7 +18,7 @@ import { staffActor } from '../../kit/actor';
 const db = (deps: Deps, codAzienda: string, user: SessionUser) => <T>(fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda, actor: user.username }, fn);
 
-export async function caseTemporal(deps: Deps): Promise<CaseTemporal> {
+export async function caseTemporal(deps: Deps): Promise<ProcessClient> {
   return { client: await deps.temporal.get(), taskQueue: deps.temporal.taskQueue };
 }
 
@@ -46,13 +48,27 @@ export async function caseDetail(deps: Deps, codAzienda: string, user: SessionUs
   });
 }
 
+/** The answer to a write, from the update's own result (never a second read that could fail after the commit). */
+function replyView(deps: Deps, user: SessionUser, reply: CaseReply & { record: NonNullable<CaseReply['record']> }) {
+  const row = reply.record as unknown as CaseRow;
+  return {
+    ...row,
+    allowed_actions: allowedFor(row, user),
+    workflow: { id: row.workflow_id, url: deps.temporal.webUiLink(row.workflow_id) },
+    ...(reply.event ? { event: reply.event } : {}),
+  };
+}
+
 export async function openCase(deps: Deps, codAzienda: string, user: SessionUser, data: CreateCaseInput) {
   const slaDays = await db(deps, codAzienda, user)((trx) => readSlaDays(trx, codAzienda));
-  return createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
+  const { caseId, reply } = await createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
+  // A repeated create (the same record id) answers without the row: read it then.
+  const record = reply.record ?? await requireCase(deps, codAzienda, user, caseId);
+  return { caseId, view: replyView(deps, user, { ...reply, record: record as NonNullable<CaseReply['record']> }) };
 }
 
 export async function applyTransition(deps: Deps, codAzienda: string, user: SessionUser, id: string, args: Omit<CaseTransitionArgs, 'actor'>) {
   const row = await requireCase(deps, codAzienda, user, id);
-  await transitionCase(await caseTemporal(deps), row, user, args);
-  return caseDetail(deps, codAzienda, user, id);
+  const reply = await transitionCase(await caseTemporal(deps), row, user, args);
+  return replyView(deps, user, { ...reply, record: reply.record ?? (row as unknown as NonNullable<CaseReply['record']>) });
 }

@@ -1,0 +1,21 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * Activities an update handler awaits (projections of a transition). Somebody is waiting
+ * for the answer, so they fail within seconds when a dependency is down: the update then
+ * fails, the workflow keeps its state, and the caller gets a 503 it can retry.
+ */
+export const TRANSITION_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '5 seconds',
+  scheduleToCloseTimeout: '8 seconds',
+  retry: { initialInterval: '250 milliseconds', backoffCoefficient: 2, maximumInterval: '2 seconds', maximumAttempts: 4 },
+};
+
+/**
+ * Activities nobody waits for (timers, background steps): they ride out an outage with
+ * backoff. Bad data never loops: data errors are non-retryable (activities/index.ts).
+ */
+export const BACKGROUND_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
