@@ -54,18 +54,18 @@ const signingPair = (v: string, env: Env) => {
 
 /** Every setting production requires, one line each. */
 export const PRODUCTION_SETTINGS: readonly ProductionSetting[] = [
-  { names: ['DATABASE_URL'], purpose: 'PostgreSQL owner connection (migrations); there is no embedded PostgreSQL in production', check: (v) => { const u = url(v, ['postgres:', 'postgresql:']); return typeof u === 'string' ? u : undefined; } },
-  { names: ['APP_DB_PASSWORD', 'APP_DATABASE_URL'], purpose: 'password (or full URL) of the application role, bound to one tenant per transaction', check: rolePassword('APP_DATABASE_URL') },
-  { names: ['PLATFORM_DB_PASSWORD', 'PLATFORM_DATABASE_URL'], purpose: 'password (or full URL) of the platform role (sign-in, sessions, superadmin work)', check: rolePassword('PLATFORM_DATABASE_URL') },
-  { names: ['TEMPORAL_ADDRESS'], purpose: 'Temporal cluster address; there is no embedded dev server in production' },
+  { names: ['DATABASE_URL'], purpose: 'owner connection of PostgreSQL, for migrations; production embeds no database', check: (v) => { const u = url(v, ['postgres:', 'postgresql:']); return typeof u === 'string' ? u : undefined; } },
+  { names: ['APP_DB_PASSWORD', 'APP_DATABASE_URL'], purpose: 'password or full URL of the application role, bound to one tenant per transaction', check: rolePassword('APP_DATABASE_URL') },
+  { names: ['PLATFORM_DB_PASSWORD', 'PLATFORM_DATABASE_URL'], purpose: 'password or full URL of the platform role: sign-in, sessions, superadmin work', check: rolePassword('PLATFORM_DATABASE_URL') },
+  { names: ['TEMPORAL_ADDRESS'], purpose: 'address of the Temporal cluster; production embeds no dev server' },
   { names: ['SESSION_SECRET'], purpose: 'signs CSRF tokens and applicant tokens', check: secret('SESSION_SECRET') },
   { names: ['SECRET_BOX_KEY'], purpose: 'encrypts TOTP seeds at rest', check: secret('SECRET_BOX_KEY') },
-  { names: ['TENANT_CONTEXT_KEY'], purpose: 'signs the tenant of each database transaction (row-level security)', check: secret('TENANT_CONTEXT_KEY') },
-  { names: ['ESIGN_SIGNING_KEY'], purpose: 'e-signature private key, ECDSA P-256 (PEM or path)', check: signingPair },
-  { names: ['ESIGN_CERTIFICATE'], purpose: 'X.509 certificate of the e-signature key (PEM or path)' },
+  { names: ['TENANT_CONTEXT_KEY'], purpose: 'signs the tenant of each database transaction for row-level security', check: secret('TENANT_CONTEXT_KEY') },
+  { names: ['ESIGN_SIGNING_KEY'], purpose: 'private key of the e-signatures, ECDSA P-256, as PEM or a path', check: signingPair },
+  { names: ['ESIGN_CERTIFICATE'], purpose: 'X.509 certificate of that key, as PEM or a path' },
   { names: ['PUBLIC_BASE_URL'], purpose: 'https base of the links sent to customers', check: (v) => { const u = url(v, ['https:']); return typeof u === 'string' ? u : undefined; } },
   { names: ['DOCUMENT_STORE_DIR'], purpose: 'absolute path of the document store shared by web and worker', check: (v) => (isAbsolute(v) ? undefined : 'not an absolute path') },
-  { names: ['TRUST_PROXY'], purpose: 'must be true: the web process serves plain HTTP behind a TLS proxy (secure cookies need X-Forwarded-Proto)', check: (v) => (v === 'true' ? undefined : 'must be true') },
+  { names: ['TRUST_PROXY'], purpose: 'true: the web process serves plain HTTP behind a TLS proxy, and secure cookies need its X-Forwarded-Proto', check: (v) => (v === 'true' ? undefined : 'must be true') },
 ];
 
 /** Settings production refuses whatever else is given. */
@@ -79,7 +79,7 @@ export function productionProblems(env: Env): string[] {
   for (const s of PRODUCTION_SETTINGS) {
     const given = s.names.find((n) => env[n]);
     const label = s.names.join(' or ');
-    if (!given) { problems.push(`${label}: missing (${s.purpose})`); continue; }
+    if (!given) { problems.push(`${label}: missing; ${s.purpose}`); continue; }
     const wrong = s.check?.(env[s.names[0]!] ?? '', env);
     if (wrong) problems.push(`${label}: ${wrong}`);
   }

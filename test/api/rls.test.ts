@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { migrationsDir } from '../../src/db/bootstrap';
 import { createKnex, deriveRoleUrl } from '../../src/db/knex';
 import { PLATFORM_POLICY, TENANT_POLICY } from '../../src/db/rls';
 import { tenantSignature } from '../../src/db/tenant-key';
@@ -203,5 +204,21 @@ describe('row-level security catalogue and behaviour (as the application role)',
     const { rows: [me] } = await withPlatform(env.deps.platformDb, 'test', (trx) => trx.raw('select current_user as name'));
     assert.equal(me.name, env.deps.config.platformDbRole);
     await assert.rejects(withTenant(env.ownerDb, { codAzienda: a }, async () => undefined), /application pool/);
+  });
+
+  it('the policy migration goes down to the old policies and up again', async () => {
+    const name = '20261122000100_rewrite_tenant_policies.ts';
+    const opts = { directory: migrationsDir, loadExtensions: ['.ts'], name };
+    const policies = async () => (await env.ownerDb.raw<{ rows: { policyname: string; qual: string }[] }>(
+      "select policyname, qual from pg_policies where schemaname = 'public' and tablename = 'utenti' order by policyname")).rows;
+    await env.ownerDb.migrate.down(opts);
+    try {
+      const old = await policies();
+      assert.deepEqual(old.map((p) => p.policyname), [TENANT_POLICY]);
+      assert.match(old[0]!.qual, /app\.scope/);
+    } finally {
+      await env.ownerDb.migrate.up(opts);
+    }
+    assert.deepEqual((await policies()).map((p) => p.policyname), [PLATFORM_POLICY, TENANT_POLICY]);
   });
 });

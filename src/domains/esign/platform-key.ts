@@ -51,19 +51,20 @@ export async function generatePlatformKeyPem(): Promise<string> {
  */
 let cached: Promise<PlatformKey> | undefined;
 export function platformKey(): Promise<PlatformKey> {
-  cached ??= load().catch((err) => { cached = undefined; throw err; });
+  cached ??= loadPlatformKey().catch((err) => { cached = undefined; throw err; });
   return cached;
 }
 
-async function load(): Promise<PlatformKey> {
-  const { ESIGN_SIGNING_KEY: keyValue, ESIGN_CERTIFICATE: certValue } = process.env;
+/** The key as the environment gives it (uncached: platformKey() is what the application calls). */
+export async function loadPlatformKey(env: NodeJS.ProcessEnv = process.env): Promise<PlatformKey> {
+  const { ESIGN_SIGNING_KEY: keyValue, ESIGN_CERTIFICATE: certValue } = env;
   if (keyValue && certValue) {
     const { key, certificate } = parseSigningPair(keyValue, certValue);
     const der = key.export({ type: 'pkcs8', format: 'der' });
     const privateKey = await webcrypto.subtle.importKey('pkcs8', der, ALG, false, ['sign']);
     return { privateKey, certificateB64: certificate.raw.toString('base64'), certificatePem: certificate.toString() };
   }
-  if (process.env.NODE_ENV === 'production') throw new Error('ESIGN_SIGNING_KEY and ESIGN_CERTIFICATE are required in production (never generated)');
+  if (env.NODE_ENV === 'production') throw new Error('ESIGN_SIGNING_KEY and ESIGN_CERTIFICATE are required in production (never generated)');
   return loadOrGenerate();
 }
 
