@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { bindTenantKey, PlatformDb } from './tenant';
+import { PlatformDb, TENANT_KEY_PARAM } from './tenant';
 
 // Return bigint and numeric columns as JS numbers where safe: counts and sequence numbers stay well below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -18,8 +18,11 @@ export function createKnex(url: string, pool: PoolSize = {}): Knex {
 }
 
 /** Pool of the application role, able to enter a tenant (withTenant) with the tenant-context key. */
-export const createAppDb = (url: string, tenantContextKey: string, pool?: PoolSize): Knex =>
-  bindTenantKey(createKnex(url, pool), tenantContextKey);
+export function createAppDb(url: string, tenantContextKey: string, pool?: PoolSize): Knex {
+  const db = createKnex(url, pool);
+  db.userParams = { ...db.userParams, [TENANT_KEY_PARAM]: tenantContextKey };
+  return db;
+}
 
 /** Pool of the platform role (withPlatform only). */
 export const createPlatformDb = (url: string, pool?: PoolSize): PlatformDb => new PlatformDb(createKnex(url, pool));

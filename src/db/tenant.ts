@@ -7,14 +7,11 @@ export interface DbContext {
   actor?: string | null;
 }
 
-/** The tenant-context key of each application pool (see createAppDb): withTenant signs with it. */
-const tenantKeys = new WeakMap<Knex, string>();
-
-/** Marks a pool of the application role as able to enter tenants, signing with `key`. */
-export function bindTenantKey(db: Knex, key: string): Knex {
-  tenantKeys.set(db, key);
-  return db;
-}
+/**
+ * The application pool carries its tenant-context key in Knex's userParams (set by createAppDb),
+ * not in module state: a module loaded twice (ESM and CJS) would otherwise lose it.
+ */
+export const TENANT_KEY_PARAM = 'tenantContextKey';
 
 /**
  * Runs fn in one transaction with the tenant set for row-level security. The policy trusts
@@ -24,8 +21,8 @@ export function bindTenantKey(db: Knex, key: string): Knex {
  * leaks a tenant.
  */
 export async function withTenant<T>(db: Knex, ctx: DbContext, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  const key = tenantKeys.get(db);
-  if (key === undefined) throw new Error('withTenant needs the application pool (createAppDb)');
+  const key = (db.userParams as Record<string, unknown> | undefined)?.[TENANT_KEY_PARAM];
+  if (typeof key !== 'string') throw new Error('withTenant needs the application pool (createAppDb)');
   const tenant = ctx.codAzienda ?? '';
   return db.transaction(async (trx) => {
     await trx.raw(
