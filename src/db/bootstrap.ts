@@ -41,8 +41,11 @@ export async function grantRoles(owner: Knex, roles: DbRoles): Promise<void> {
   }
   for (const t of await existing(owner, PLATFORM_ONLY_TABLES)) await owner.raw(`revoke all on ?? from ${roles.app}`, [t]);
   for (const t of await existing(owner, PLATFORM_WRITTEN_TABLES)) await owner.raw(`revoke insert, update, delete, truncate on ?? from ${roles.app}`, [t]);
-  // Nobody but the owner creates objects in the application's schema.
+  // Nobody but the owner creates objects: not in the application's schema, and no temporary
+  // table either (one would shadow a real table for every later request on that pooled
+  // connection, whatever its tenant, and it has no row-level security).
   await owner.raw('revoke create on schema public from public');
+  await owner.raw("do $$ begin execute format('revoke temporary on database %I from public', current_database()); end $$");
 }
 
 export const migrationsDir = join(projectRoot, 'migrations');

@@ -146,6 +146,8 @@ describe('row-level security catalogue and behaviour (as the application role)',
       await denied('drop policy tenant_isolation on utenti');
       await denied('create function public.app_current_tenant_x() returns text language sql as $$ select 1::text $$');
       await denied("insert into screening_list_versions (list_name) values ('x')");
+      await denied('create temp table cases (id int)');
+      await assert.rejects(withPlatform(env.deps.platformDb, 'test', (trx) => trx.raw('select * from tenant_guard.config')), /permission denied/);
       // The platform role is no bypass either: no superuser, no BYPASSRLS, owns nothing.
       const { rows: [platform] } = await env.ownerDb.raw(
         `select r.rolsuper, r.rolbypassrls, (select count(*) from pg_class c where c.relowner = r.oid)::int as owned
@@ -204,6 +206,9 @@ describe('row-level security catalogue and behaviour (as the application role)',
     const { rows: [me] } = await withPlatform(env.deps.platformDb, 'test', (trx) => trx.raw('select current_user as name'));
     assert.equal(me.name, env.deps.config.platformDbRole);
     await assert.rejects(withTenant(env.ownerDb, { codAzienda: a }, async () => undefined), /application pool/);
+    // @ts-expect-error the application pool is not the platform pool (typecheck fails if it were accepted)
+    const appPoolAsPlatform: Parameters<typeof withPlatform>[0] = env.deps.db;
+    assert.notEqual(appPoolAsPlatform, env.deps.platformDb);
   });
 
   it('the policy migration goes down to the old policies and up again', async () => {
