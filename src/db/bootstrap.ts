@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { join } from 'node:path';
 import { projectRoot } from '../config';
+import { retargetPlatformPolicies } from './rls';
 import { assertRoleName, ensureTenantGuard, type DbRoles } from './tenant-guard';
 
 /**
@@ -69,6 +70,7 @@ export async function prepareDatabase(owner: Knex, setup: DatabaseSetup): Promis
   await ensureLoginRole(owner, setup.roles.platform, setup.passwords.platform);
   await ensureTenantGuard(owner, setup.roles, setup.tenantContextKey);
   const applied = await migrate(owner);
+  await retargetPlatformPolicies(owner, assertRoleName(setup.roles.platform));
   await grantRoles(owner, setup.roles);
   return applied;
 }

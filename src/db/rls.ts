@@ -39,3 +39,11 @@ export async function disableTenantRls(knex: Knex, table: string): Promise<void>
   await knex.raw(`alter table ?? no force row level security`, [table]);
   await knex.raw(`alter table ?? disable row level security`, [table]);
 }
+
+/** Points every platform policy at the configured platform role (after PLATFORM_DB_ROLE changed). */
+export async function retargetPlatformPolicies(owner: Knex, platformRole: string): Promise<void> {
+  const { rows } = await owner.raw<{ rows: { tablename: string }[] }>(
+    "select tablename from pg_policies where schemaname = 'public' and policyname = ? and roles <> array[?]::name[]",
+    [PLATFORM_POLICY, platformRole]);
+  for (const { tablename } of rows) await owner.raw(`alter policy ${PLATFORM_POLICY} on ?? to ${platformRole}`, [tablename]);
+}

@@ -51,7 +51,8 @@ export class PlatformDb {
  */
 export const withPlatform = <T>(db: PlatformDb, actor: string | null, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> =>
   db.transaction(async (trx) => {
-    await trx.raw("select set_config('app.actor', ?, true)", [actor ?? '']);
+    // Session lookups on every request have no actor: they skip the round trip.
+    if (actor) await trx.raw("select set_config('app.actor', ?, true)", [actor]);
     return fn(trx);
   });
 

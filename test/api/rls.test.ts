@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { migrationsDir } from '../../src/db/bootstrap';
+import { migrationsDir, prepareDatabase } from '../../src/db/bootstrap';
+import { databaseSetup } from '../../src/config';
 import { createKnex, deriveRoleUrl } from '../../src/db/knex';
 import { PLATFORM_POLICY, TENANT_POLICY } from '../../src/db/rls';
 import { tenantSignature } from '../../src/db/tenant-key';
@@ -225,5 +226,14 @@ describe('row-level security catalogue and behaviour (as the application role)',
       await env.ownerDb.migrate.up(opts);
     }
     assert.deepEqual((await policies()).map((p) => p.policyname), [PLATFORM_POLICY, TENANT_POLICY]);
+  });
+
+  it('preparing the database again changes nothing and points platform policies at the configured role', async () => {
+    const { appDbRole, platformDbRole } = env.deps.config;
+    await env.ownerDb.raw(`alter policy ${PLATFORM_POLICY} on settings to ${appDbRole}`);
+    assert.deepEqual(await prepareDatabase(env.ownerDb, databaseSetup(env.deps.config)), []);
+    const { rows } = await env.ownerDb.raw("select roles::text as roles from pg_policies where tablename = 'settings' and policyname = ?", [PLATFORM_POLICY]);
+    assert.equal(rows[0].roles, `{${platformDbRole}}`);
+    assert.deepEqual(await withTenant(env.deps.db, { codAzienda: a }, (trx) => trx('aziende').pluck('cod_azienda')), [a]);
   });
 });
