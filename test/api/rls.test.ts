@@ -156,6 +156,20 @@ describe('row-level security catalogue and behaviour (as the application role)',
       assert.deepEqual(platform, { rolsuper: false, rolbypassrls: false, owned: 0 });
     });
 
+    it('cannot make, change or remove a superadmin, even in its own tenant (the way out of a tenant)', async () => {
+      const analyst = await env.createUser({ tenant: a, roles: ['analyst'] });
+      const tenantSuper = await env.createUser({ tenant: a, roles: ['superadmin'] });
+      const inA = (fn: (trx: Knex.Transaction) => Promise<unknown>) => withTenant(env.deps.db, { codAzienda: a }, fn);
+      const refused = /only the platform role may write a superadmin/;
+      await assert.rejects(inA((trx) => trx('utenti').where({ cod_utente: analyst.cod_utente }).update({ ruoli: ['analyst', 'superadmin'] })), refused);
+      await assert.rejects(inA((trx) => trx('utenti').where({ cod_utente: tenantSuper.cod_utente }).update({ password_hash: 'x' })), refused);
+      await assert.rejects(inA((trx) => trx('utenti').where({ cod_utente: tenantSuper.cod_utente }).delete()), refused);
+      await assert.rejects(inA((trx) => trx('utenti').insert({ cod_utente: randomUUID(), cod_azienda: a, username: `sa_${randomUUID()}`, email: 'x@example.test', nome: 'x', cognome: 'x', password_hash: 'x', ruoli: ['superadmin'] })), refused);
+      // Anyone else of the tenant is still the application's to manage; the platform role manages superadmins.
+      assert.equal(await inA((trx) => trx('utenti').where({ cod_utente: analyst.cod_utente }).update({ nome: 'Cambiato' })), 1);
+      assert.equal(await withPlatform(env.deps.platformDb, 'test', (trx) => trx('utenti').where({ cod_utente: tenantSuper.cod_utente }).update({ nome: 'Cambiato' })), 1);
+    });
+
     it('a session row cannot move a tenant user into another tenant', async () => {
       const user = await env.createUser({ tenant: a, roles: ['analyst'] });
       const client = await env.login(user);
