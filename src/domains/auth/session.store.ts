@@ -16,14 +16,14 @@ export interface SessionPolicy { idleMinutes: number; absoluteHours: number }
 export class SessionStore {
   constructor(private readonly platform: PlatformDb, private readonly policy: SessionPolicy) {}
 
-  private db<T>(fn: (sessions: () => Knex.QueryBuilder) => Promise<T>): Promise<T> {
+  private inPlatform<T>(fn: (sessions: () => Knex.QueryBuilder) => Promise<T>): Promise<T> {
     return withPlatform(this.platform, null, (trx) => fn(() => trx('sessions')));
   }
 
   async create(input: { kind?: string; codUtente: string | null; tenant: string | null; mfaOk: boolean; ip?: string; userAgent?: string; data?: Record<string, unknown> }): Promise<{ id: string; row: SessionRow }> {
     const id = randomBytes(32).toString('base64url');
     const now = new Date();
-    const [row] = await this.db((sessions) => sessions().insert({
+    const [row] = await this.inPlatform((sessions) => sessions().insert({
       id_hash: hashId(id),
       kind: input.kind ?? 'staff',
       cod_utente: input.codUtente,
@@ -41,7 +41,7 @@ export class SessionStore {
 
   /** The live session for a cookie value, or undefined when unknown, idle too long or past its absolute end. */
   async load(id: string): Promise<SessionRow | undefined> {
-    return this.db(async (sessions) => {
+    return this.inPlatform(async (sessions) => {
       const row = (await sessions().where({ id_hash: hashId(id) }).first()) as SessionRow | undefined;
       if (!row) return undefined;
       const now = Date.now();
@@ -59,18 +59,18 @@ export class SessionStore {
   }
 
   async update(idHash: string, patch: Partial<Pick<SessionRow, 'mfa_ok' | 'tenant_attivo' | 'data'>>): Promise<void> {
-    await this.db((sessions) => sessions().where({ id_hash: idHash }).update(patch));
+    await this.inPlatform((sessions) => sessions().where({ id_hash: idHash }).update(patch));
   }
 
   async destroy(idHash: string): Promise<void> {
-    await this.db((sessions) => sessions().where({ id_hash: idHash }).delete());
+    await this.inPlatform((sessions) => sessions().where({ id_hash: idHash }).delete());
   }
 
   async destroyForUser(codUtente: string): Promise<void> {
-    await this.db((sessions) => sessions().where({ cod_utente: codUtente }).delete());
+    await this.inPlatform((sessions) => sessions().where({ cod_utente: codUtente }).delete());
   }
 
   async purgeExpired(): Promise<number> {
-    return this.db((sessions) => sessions().where('expires_at', '<', new Date()).delete());
+    return this.inPlatform((sessions) => sessions().where('expires_at', '<', new Date()).delete());
   }
 }
