@@ -26,7 +26,7 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   app.proxy = process.env.TRUST_PROXY === 'true';
   const views = createViews();
   const openapi = new OpenApiRegistry();
-  const sessions = new SessionStore(deps.db, { idleMinutes: deps.config.sessionIdleMinutes, absoluteHours: deps.config.sessionAbsoluteHours });
+  const sessions = new SessionStore(deps.platformDb, { idleMinutes: deps.config.sessionIdleMinutes, absoluteHours: deps.config.sessionAbsoluteHours });
   const services: AppServices = { deps, views, sessions };
   const router = new Router<AppState>();
   const routes = new Routes(router, openapi);
@@ -37,7 +37,7 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   app.use(errorHandler(views, deps.logger));
   app.use(staticAssets());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', encoding: 'utf-8' }));
-  app.use(sessionMiddleware(sessions, deps.db));
+  app.use(sessionMiddleware(sessions, deps.platformDb));
   app.use(customerSessionMiddleware(deps));
   app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies));
   app.use(flashFromCookie());

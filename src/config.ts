@@ -2,29 +2,49 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { productionProblems } from './config.production';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Secrets generated once per installation and kept out of the repository (.data is git-ignored). */
+/** Secrets generated once per installation in development (.data is git-ignored); production generates nothing. */
 interface LocalSecrets {
   sessionSecret: string;
   appDbPassword: string;
+  platformDbPassword: string;
   secretBoxKey: string;
+  tenantContextKey: string;
 }
 
 function localSecrets(dataDir: string): LocalSecrets {
   const file = join(dataDir, 'secrets.json');
   const known = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets>) : {};
-  if (known.sessionSecret && known.appDbPassword && known.secretBoxKey) return known as LocalSecrets;
+  if (known.sessionSecret && known.appDbPassword && known.platformDbPassword && known.secretBoxKey && known.tenantContextKey) return known as LocalSecrets;
   mkdirSync(dataDir, { recursive: true });
   // Fill in what an older installation lacks, never replace what exists.
   const secrets: LocalSecrets = {
     sessionSecret: known.sessionSecret ?? randomBytes(32).toString('hex'),
     appDbPassword: known.appDbPassword ?? randomBytes(18).toString('base64url'),
+    platformDbPassword: known.platformDbPassword ?? randomBytes(18).toString('base64url'),
     secretBoxKey: known.secretBoxKey ?? randomBytes(32).toString('hex'),
+    tenantContextKey: known.tenantContextKey ?? randomBytes(32).toString('hex'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/** Production settings missing or refused: one message naming each of them. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Production configuration refused (NODE_ENV=production); nothing is generated or embedded in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A role's connection: a full URL (its user and password win) or a role name and password. */
+function roleSettings(url: string | undefined, role: string, password: () => string) {
+  if (!url) return { url: undefined, role, password: password() };
+  const u = new URL(url);
+  return { url, role: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
 }
 
 export interface TemporalConfig {
@@ -44,10 +64,16 @@ export interface Config {
   dataDir: string;
   /** Owner connection (migrations, bootstrap). Undefined: embedded PostgreSQL. */
   databaseUrl: string | undefined;
-  /** Connection of the non-owner application role; derived from databaseUrl when unset. */
+  /** Connection of the non-owner application role (tenant requests); derived from databaseUrl when unset. */
   appDatabaseUrl: string | undefined;
   appDbRole: string;
   appDbPassword: string;
+  /** Connection of the non-owner platform role (sign-in, sessions, superadmin work); derived when unset. */
+  platformDatabaseUrl: string | undefined;
+  platformDbRole: string;
+  platformDbPassword: string;
+  /** Signs the tenant of every application transaction; the database keeps a copy only the owner reads. */
+  tenantContextKey: string;
   embeddedPgPort: number;
   sessionSecret: string;
   /** Encrypts secrets at rest in the database (TOTP seeds). Losing it means users enrol TOTP again. */
@@ -68,25 +94,50 @@ export interface Config {
   uploadMaxBytes: number;
 }
 
+/**
+ * The configuration from the environment. Development fills every gap (generated secrets in
+ * .data, embedded services); production (NODE_ENV=production) fills none and throws a
+ * ConfigError naming every missing or refused setting (see config.production.ts).
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mode = (env.NODE_ENV as Config['env']) || 'development';
+  const production = mode === 'production';
+  if (production) {
+    const problems = productionProblems(env);
+    if (problems.length) throw new ConfigError(problems);
+  }
   const dataDir = resolve(projectRoot, env.DATA_DIR ?? '.data');
-  const secrets = localSecrets(dataDir);
-  const mode = (env.NODE_ENV as Config['env']) ?? 'development';
+  let generated: LocalSecrets | undefined;
+  const secret = (name: string, pick: (s: LocalSecrets) => string) => () => {
+    const given = env[name];
+    if (given) return given;
+    if (production) throw new ConfigError([`${name}: missing`]);
+    generated ??= localSecrets(dataDir);
+    return pick(generated);
+  };
+  const app = roleSettings(env.APP_DATABASE_URL || undefined, env.APP_DB_ROLE || 'cp_app', secret('APP_DB_PASSWORD', (s) => s.appDbPassword));
+  const platform = roleSettings(env.PLATFORM_DATABASE_URL || undefined, env.PLATFORM_DB_ROLE || 'cp_platform', secret('PLATFORM_DB_PASSWORD', (s) => s.platformDbPassword));
+  const seedDemo = !production && env.SEED_DEMO !== 'false';
   return {
     env: mode,
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '0.0.0.0',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    appDatabaseUrl: env.APP_DATABASE_URL || undefined,
-    appDbRole: env.APP_DB_ROLE ?? 'cp_app',
-    appDbPassword: env.APP_DB_PASSWORD ?? secrets.appDbPassword,
+    appDatabaseUrl: app.url,
+    appDbRole: app.role,
+    appDbPassword: app.password,
+    platformDatabaseUrl: platform.url,
+    platformDbRole: platform.role,
+    platformDbPassword: platform.password,
+    tenantContextKey: secret('TENANT_CONTEXT_KEY', (s) => s.tenantContextKey)(),
     embeddedPgPort: Number(env.EMBEDDED_PG_PORT ?? 5433),
-    sessionSecret: env.SESSION_SECRET ?? secrets.sessionSecret,
-    secretBoxKey: env.SECRET_BOX_KEY ?? secrets.secretBoxKey,
+    sessionSecret: secret('SESSION_SECRET', (s) => s.sessionSecret)(),
+    secretBoxKey: secret('SECRET_BOX_KEY', (s) => s.secretBoxKey)(),
     sessionIdleMinutes: Number(env.SESSION_IDLE_MINUTES ?? 30),
     sessionAbsoluteHours: Number(env.SESSION_ABSOLUTE_HOURS ?? 12),
-    secureCookies: env.SECURE_COOKIES === 'true',
+    // Production always sends secure cookies and HSTS: SECURE_COOKIES cannot turn them off there.
+    secureCookies: production || env.SECURE_COOKIES === 'true',
     temporal: {
       address: env.TEMPORAL_ADDRESS || undefined,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
@@ -97,10 +148,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webUiUrl: env.TEMPORAL_WEB_UI_URL ?? 'http://localhost:8233',
     },
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'warn' : 'info'),
-    seedDemo: env.SEED_DEMO !== 'false',
+    seedDemo,
     documentDir: resolve(dataDir, env.DOCUMENT_STORE_DIR ?? 'documents'),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
-    onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (env.SEED_DEMO !== 'false' ? 'DEMO' : undefined),
+    onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (seedDemo ? 'DEMO' : undefined),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
   };
+}
+
+/** What the owner needs to prepare the database for this configuration (roles, passwords, tenant key). */
+export function databaseSetup(config: Config) {
+  return {
+    roles: { app: config.appDbRole, platform: config.platformDbRole },
+    passwords: { app: config.appDbPassword, platform: config.platformDbPassword },
+    tenantContextKey: config.tenantContextKey,
+  };
+}
+
+/** loadConfig for the entry points: a refused production configuration prints its one message and exits 1. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Config } from './config';
-import { createKnex, deriveAppUrl } from './db/knex';
+import { createAppDb, createPlatformDb, deriveRoleUrl } from './db/knex';
+import type { PlatformDb } from './db/tenant';
 import { logger, type Logger } from './infra/logger';
 import { SecretBox } from './lib/secret-box';
 import { TemporalClientProvider } from '../temporal/client';
@@ -8,19 +9,28 @@ import { TemporalClientProvider } from '../temporal/client';
 /** Everything the web process needs, built once at start (the composition root). */
 export interface Deps {
   config: Config;
-  /** Pool of the non-owner application role: every query is subject to row-level security. */
+  /** Pool of the application role: every query sees the signed tenant of its transaction only (withTenant). */
   db: Knex;
+  /** Pool of the platform role, for platform-wide work only (withPlatform): its policies show every tenant. */
+  platformDb: PlatformDb;
   temporal: TemporalClientProvider;
   logger: Logger;
   /** Seals secrets stored in the database (TOTP seeds). */
   secrets: SecretBox;
 }
 
+/** The two database pools of web and worker, from the configuration and the owner URL they derive from. */
+export function buildDbPools(config: Config, ownerUrl: string): { db: Knex; platformDb: PlatformDb } {
+  return {
+    db: createAppDb(config.appDatabaseUrl ?? deriveRoleUrl(ownerUrl, config.appDbRole, config.appDbPassword), config.tenantContextKey),
+    platformDb: createPlatformDb(config.platformDatabaseUrl ?? deriveRoleUrl(ownerUrl, config.platformDbRole, config.platformDbPassword)),
+  };
+}
+
 export function buildDeps(config: Config, urls: { ownerUrl: string; temporalAddress: string }): Deps {
-  const appUrl = config.appDatabaseUrl ?? deriveAppUrl(urls.ownerUrl, config.appDbRole, config.appDbPassword);
   return {
     config,
-    db: createKnex(appUrl),
+    ...buildDbPools(config, urls.ownerUrl),
     temporal: new TemporalClientProvider(config.temporal, () => urls.temporalAddress),
     logger,
     secrets: new SecretBox(config.secretBoxKey),
@@ -30,4 +40,5 @@ export function buildDeps(config: Config, urls: { ownerUrl: string; temporalAddr
 export async function closeDeps(deps: Deps): Promise<void> {
   await deps.temporal.close();
   await deps.db.destroy();
+  await deps.platformDb.destroy();
 }

@@ -1,6 +1,7 @@
 import { createKnex } from './db/knex';
 import { prepareDatabase } from './db/bootstrap';
-import { loadConfig } from './config';
+import { assertTenantKeyAccepted } from './db/tenant';
+import { databaseSetup, loadConfigOrExit } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { createApp, purgeSessionsPeriodically } from './app';
 import { logger } from './infra/logger';
@@ -12,7 +13,7 @@ import { SCREENING_IMPORT_SCHEDULE_ID } from '../workflows/screening/screening.c
 
 /** `npm start`: everything in one process tree, with no configuration at all. */
 async function main() {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const say = (m: string) => console.log(`[start] ${m}`);
   const infra = await startInfrastructure(config, say);
   const owner = createKnex(infra.ownerUrl, { max: 2 });
@@ -20,10 +21,11 @@ async function main() {
   let demo: Awaited<ReturnType<typeof seedDemo>> | undefined;
   let started: Awaited<ReturnType<typeof createWorker>>;
   try {
-    const applied = await prepareDatabase(owner, config.appDbRole, config.appDbPassword);
+    const applied = await prepareDatabase(owner, databaseSetup(config));
     say(`database migrated (${applied.length} new migrations)`);
-    demo = config.seedDemo ? await seedDemo(deps.db, config.dataDir) : undefined;
-    started = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, logger, config });
+    await assertTenantKeyAccepted(deps.db);
+    demo = config.seedDemo ? await seedDemo(deps.platformDb, config.dataDir) : undefined;
+    started = await createWorker({ temporal: config.temporal, address: infra.temporalAddress, db: deps.db, platformDb: deps.platformDb, logger, config });
     const schedules = await ensureSchedules(await deps.temporal.get(), config.temporal.taskQueue);
     if (schedules.length) say(`Temporal schedules created: ${schedules.join(', ')}`);
     // A new installation has no sanctions lists yet: run the daily import once now rather than at night.

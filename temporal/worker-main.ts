@@ -1,5 +1,6 @@
-import { loadConfig } from '../src/config';
-import { createKnex, deriveAppUrl } from '../src/db/knex';
+import { loadConfigOrExit } from '../src/config';
+import { checkTenantKeyAtStart } from '../src/db/tenant';
+import { buildDbPools } from '../src/deps';
 import { logger } from '../src/infra/logger';
 import { externalAddresses } from '../src/runtime/infrastructure';
 import { createWorker } from './worker';
@@ -8,10 +9,11 @@ import { ensureSchedules } from './schedules';
 
 /** `npm run worker`: the Temporal worker alone (production); scale it by running more. */
 async function main() {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const { ownerUrl, temporalAddress } = externalAddresses(config);
-  const db = createKnex(config.appDatabaseUrl ?? deriveAppUrl(ownerUrl, config.appDbRole, config.appDbPassword));
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger, config });
+  const { db, platformDb } = buildDbPools(config, ownerUrl);
+  await checkTenantKeyAtStart(db, (err) => logger.warn({ err }, 'database not reachable at start: tenant-context key not checked'));
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, platformDb, logger, config });
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
   await ensureSchedules(await client.get(), config.temporal.taskQueue);
   await client.close();
@@ -21,5 +23,6 @@ async function main() {
   await worker.run();
   await connection.close();
   await db.destroy();
+  await platformDb.destroy();
 }
 main().catch((err) => { logger.error({ err }, 'worker failed'); process.exit(1); });

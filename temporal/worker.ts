@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { readFileSync } from 'node:fs';
 import { createActivities } from '../activities';
 import type { Config, TemporalConfig } from '../src/config';
+import type { PlatformDb } from '../src/db/tenant';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
 
@@ -17,7 +18,7 @@ type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBase
 
 export interface WorkerHandle { worker: Worker; connection: NativeConnection }
 
-export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
+export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; platformDb: PlatformDb; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
   quietRuntime();
   const cfg = opts.temporal;
   const connection = await NativeConnection.connect({
@@ -32,7 +33,7 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
     workflowBundle: await workflowBundle(),
-    activities: createActivities({ db: opts.db, logger: opts.logger, config: opts.config }),
+    activities: createActivities({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger, config: opts.config }),
   });
   return { worker, connection };
 }

@@ -22,12 +22,12 @@ async function patchProgress(trx: Knex.Transaction, runId: string, list: string,
  * The import workflow's steps. Lists are platform data, so these run in platform scope;
  * the re-screen then works tenant by tenant, each in its own transaction under RLS.
  */
-export function createScreeningImportActivities({ db, logger }: ActivityDeps) {
+export function createScreeningImportActivities({ db, platformDb, logger }: ActivityDeps) {
   return {
     /** Records the run (idempotent: the API may have inserted it already) and names the lists to import. */
     async beginScreeningImport(p: { runId: string; workflowId: string; trigger: ImportTrigger; requestedBy?: string }): Promise<string[]> {
       const lists = listSources().map((s) => s.list);
-      await withPlatform(db, p.requestedBy ?? ACTOR, async (trx) => {
+      await withPlatform(platformDb, p.requestedBy ?? ACTOR, async (trx) => {
         await trx('screening_import_runs').insert({
           id: p.runId, workflow_id: p.workflowId, trigger: p.trigger, status: 'running', requested_by: p.requestedBy ?? null,
         }).onConflict('id').ignore();
@@ -41,12 +41,12 @@ export function createScreeningImportActivities({ db, logger }: ActivityDeps) {
       const dir = sanctionsDataDir();
       const source = listSources(dir).find((s) => s.list === p.list);
       if (!source) throw ApplicationFailure.create({ type: 'LIST_NOT_FOUND', message: `list ${p.list} not found in ${dir}`, nonRetryable: true });
-      await withPlatform(db, ACTOR, (trx) => patchProgress(trx, p.runId, p.list, { status: 'running' }));
+      await withPlatform(platformDb, ACTOR, (trx) => patchProgress(trx, p.runId, p.list, { status: 'running' }));
       const hash = sourceHash(dir, source.path);
       const latest = (await latestVersions(db)).find((v) => v.list_name === p.list);
       if (latest?.content_hash === hash) {
         const result = { list: p.list, versionId: latest.id, entries: latest.entry_count, added: 0, modified: 0, removed: 0, skipped: true };
-        await withPlatform(db, ACTOR, async (trx) => {
+        await withPlatform(platformDb, ACTOR, async (trx) => {
           await patchProgress(trx, p.runId, p.list, { status: 'unchanged', entries: latest.entry_count });
           await trx('screening_import_runs').where({ id: p.runId }).increment('lists_done', 1);
         });
@@ -54,7 +54,7 @@ export function createScreeningImportActivities({ db, logger }: ActivityDeps) {
       }
       const t = performance.now();
       const entries = await source.load();
-      return withPlatform(db, ACTOR, async (trx) => {
+      return withPlatform(platformDb, ACTOR, async (trx) => {
         // One import of a list at a time: two concurrent runs would diff against the same base.
         await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`screening-list:${p.list}`]);
         const v = await storeListVersion(trx, { list: p.list, sourcePath: source.path, contentHash: hash, entries, runId: p.runId });
@@ -77,13 +77,13 @@ export function createScreeningImportActivities({ db, logger }: ActivityDeps) {
      * only: unchanged entries were screened before and cannot raise anything new.
      */
     async rescreenAfterImport(p: { runId: string; versionIds: number[] }): Promise<{ subjects: number; matchesCreated: number }> {
-      await withPlatform(db, ACTOR, (trx) => trx.raw(
+      await withPlatform(platformDb, ACTOR, (trx) => trx.raw(
         "update screening_import_runs set progress = jsonb_set(progress, '{phase}', '\"rescreen\"') where id = ?", [p.runId]));
       const delta = await changedEntries(db, p.versionIds);
       let subjects = 0, matchesCreated = 0;
       if (delta.length) {
         const screener = new Screener(delta);
-        const tenants = await withPlatform(db, ACTOR, (trx) =>
+        const tenants = await withPlatform(platformDb, ACTOR, (trx) =>
           trx('screening_subjects').distinct('cod_azienda').pluck('cod_azienda')) as string[];
         for (const codAzienda of tenants) {
           await withTenant(db, { codAzienda, actor: ACTOR }, async (trx) => {
@@ -97,14 +97,14 @@ export function createScreeningImportActivities({ db, logger }: ActivityDeps) {
           });
         }
       }
-      await withPlatform(db, ACTOR, (trx) => trx.raw(
+      await withPlatform(platformDb, ACTOR, (trx) => trx.raw(
         "update screening_import_runs set matches_created = ?, progress = progress || jsonb_build_object('rescreen', jsonb_build_object('entries', ?::int, 'subjects', ?::int, 'matches', ?::int)) where id = ?",
         [matchesCreated, delta.length, subjects, matchesCreated, p.runId]));
       return { subjects, matchesCreated };
     },
 
     async finishScreeningImport(p: { runId: string; status: 'completed' | 'failed'; error?: string }): Promise<void> {
-      await withPlatform(db, ACTOR, async (trx) => {
+      await withPlatform(platformDb, ACTOR, async (trx) => {
         await trx('screening_import_runs').where({ id: p.runId }).update({
           status: p.status, error: p.error ?? null, finished_at: new Date(),
           progress: trx.raw("jsonb_set(progress, '{phase}', to_jsonb(?::text))", [p.status]),

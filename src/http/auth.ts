@@ -1,8 +1,7 @@
 import type Koa from 'koa';
-import type { Knex } from 'knex';
 import type { Role } from '../kit/roles';
 import type { SessionStore } from './session-store';
-import { withPlatform } from '../db/tenant';
+import { withPlatform, type PlatformDb } from '../db/tenant';
 import type { AppState, SessionUser } from './context';
 import { noTenant } from './errors';
 
@@ -12,7 +11,7 @@ export function cookieOptions(secure: boolean, maxAgeMs?: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure, overwrite: true, path: '/', maxAge: maxAgeMs };
 }
 
-export async function loadUser(db: Knex, codUtente: string): Promise<SessionUser | undefined> {
+export async function loadUser(db: PlatformDb, codUtente: string): Promise<SessionUser | undefined> {
   // A disabled user, or a user of a disabled tenant, has no live session: checked on every request.
   return withPlatform(db, null, (trx) =>
     trx('utenti as u').leftJoin('aziende as a', 'a.cod_azienda', 'u.cod_azienda')
@@ -22,7 +21,7 @@ export async function loadUser(db: Knex, codUtente: string): Promise<SessionUser
 }
 
 /** Loads the session and its user; a session whose user was disabled is ended. */
-export function sessionMiddleware(store: SessionStore, db: Knex): Koa.Middleware<AppState> {
+export function sessionMiddleware(store: SessionStore, db: PlatformDb): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const sid = ctx.cookies.get(SESSION_COOKIE);
     if (sid) {
@@ -33,7 +32,8 @@ export function sessionMiddleware(store: SessionStore, db: Knex): Koa.Middleware
           ctx.state.session = session;
           if (session.mfa_ok) {
             ctx.state.user = user;
-            ctx.state.tenant = session.tenant_attivo ?? user.cod_azienda;
+            // Only a superadmin chooses a tenant; anyone else works in their own, whatever the row says.
+            ctx.state.tenant = user.ruoli.includes('superadmin') ? session.tenant_attivo ?? user.cod_azienda : user.cod_azienda;
           } else {
             ctx.state.pendingUser = user;
           }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { withPlatform, type PlatformDb } from '../db/tenant';
 import type { SessionRow } from './context';
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
@@ -8,15 +9,21 @@ export interface SessionPolicy { idleMinutes: number; absoluteHours: number }
 
 /**
  * Server-side sessions in PostgreSQL. The cookie carries a random id; the table keeps
- * only its hash, so a leaked table cannot be replayed as cookies.
+ * only its hash, so a leaked table cannot be replayed as cookies. Sessions belong to the
+ * platform role: a session row names the tenant a request works in, so the application
+ * role has no right on the table at all.
  */
 export class SessionStore {
-  constructor(private readonly db: Knex, private readonly policy: SessionPolicy) {}
+  constructor(private readonly platform: PlatformDb, private readonly policy: SessionPolicy) {}
+
+  private inPlatform<T>(fn: (sessions: () => Knex.QueryBuilder) => Promise<T>): Promise<T> {
+    return withPlatform(this.platform, null, (trx) => fn(() => trx('sessions')));
+  }
 
   async create(input: { kind?: string; codUtente: string | null; tenant: string | null; mfaOk: boolean; ip?: string; userAgent?: string; data?: Record<string, unknown> }): Promise<{ id: string; row: SessionRow }> {
     const id = randomBytes(32).toString('base64url');
     const now = new Date();
-    const [row] = await this.db('sessions').insert({
+    const [row] = await this.inPlatform((sessions) => sessions().insert({
       id_hash: hashId(id),
       kind: input.kind ?? 'staff',
       cod_utente: input.codUtente,
@@ -28,40 +35,42 @@ export class SessionStore {
       created_at: now,
       last_seen_at: now,
       expires_at: new Date(now.getTime() + this.policy.absoluteHours * 3600_000),
-    }).returning('*');
+    }).returning('*'));
     return { id, row: row as SessionRow };
   }
 
   /** The live session for a cookie value, or undefined when unknown, idle too long or past its absolute end. */
   async load(id: string): Promise<SessionRow | undefined> {
-    const row = (await this.db('sessions').where({ id_hash: hashId(id) }).first()) as SessionRow | undefined;
-    if (!row) return undefined;
-    const now = Date.now();
-    const idleLimit = new Date(row.last_seen_at).getTime() + this.policy.idleMinutes * 60_000;
-    if (now > new Date(row.expires_at).getTime() || now > idleLimit) {
-      await this.db('sessions').where({ id_hash: row.id_hash }).delete();
-      return undefined;
-    }
-    // Touch at most once a minute: the idle clock does not need more precision than that.
-    if (now - new Date(row.last_seen_at).getTime() > 60_000) {
-      await this.db('sessions').where({ id_hash: row.id_hash }).update({ last_seen_at: new Date() });
-    }
-    return row;
+    return this.inPlatform(async (sessions) => {
+      const row = (await sessions().where({ id_hash: hashId(id) }).first()) as SessionRow | undefined;
+      if (!row) return undefined;
+      const now = Date.now();
+      const idleLimit = new Date(row.last_seen_at).getTime() + this.policy.idleMinutes * 60_000;
+      if (now > new Date(row.expires_at).getTime() || now > idleLimit) {
+        await sessions().where({ id_hash: row.id_hash }).delete();
+        return undefined;
+      }
+      // Touch at most once a minute: the idle clock does not need more precision than that.
+      if (now - new Date(row.last_seen_at).getTime() > 60_000) {
+        await sessions().where({ id_hash: row.id_hash }).update({ last_seen_at: new Date() });
+      }
+      return row;
+    });
   }
 
   async update(idHash: string, patch: Partial<Pick<SessionRow, 'mfa_ok' | 'tenant_attivo' | 'data'>>): Promise<void> {
-    await this.db('sessions').where({ id_hash: idHash }).update(patch);
+    await this.inPlatform((sessions) => sessions().where({ id_hash: idHash }).update(patch));
   }
 
   async destroy(idHash: string): Promise<void> {
-    await this.db('sessions').where({ id_hash: idHash }).delete();
+    await this.inPlatform((sessions) => sessions().where({ id_hash: idHash }).delete());
   }
 
   async destroyForUser(codUtente: string): Promise<void> {
-    await this.db('sessions').where({ cod_utente: codUtente }).delete();
+    await this.inPlatform((sessions) => sessions().where({ cod_utente: codUtente }).delete());
   }
 
   async purgeExpired(): Promise<number> {
-    return this.db('sessions').where('expires_at', '<', new Date()).delete();
+    return this.inPlatform((sessions) => sessions().where('expires_at', '<', new Date()).delete());
   }
 }

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Knex } from 'knex';
 import type { Role } from '../kit/roles';
 import { createAzienda, createUtente } from '../domains/admin';
-import { withPlatform } from '../db/tenant';
+import { withPlatform, type PlatformDb } from '../db/tenant';
 
 export const DEMO_TENANT = 'DEMO';
 const DEMO_USERS: { username: string; nome: string; cognome: string; ruoli: Role[]; tenant: boolean }[] = [
@@ -27,7 +26,7 @@ function demoPassword(dataDir: string): string {
 }
 
 /** Idempotent: creates what is missing, never changes what exists. */
-export async function seedDemo(db: Knex, dataDir: string): Promise<{ password: string; users: string[] }> {
+export async function seedDemo(db: PlatformDb, dataDir: string): Promise<{ password: string; users: string[] }> {
   const password = demoPassword(dataDir);
   await withPlatform(db, 'seed', async (trx) => {
     if (!(await trx('aziende').where({ cod_azienda: DEMO_TENANT }).first())) {

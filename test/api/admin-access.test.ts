@@ -133,18 +133,18 @@ describe('admin access rules', () => {
   });
 
   it('getSetting reads the tenant of the transaction, or the default', async () => {
-    const { withTenant } = await import('../../src/db/tenant');
+    const { withPlatform, withTenant } = await import('../../src/db/tenant');
     const { getSetting } = await import('../../src/domains/admin/admin.settings');
     const t = await env.createTenant();
     const read = () => withTenant(env.deps.db, { codAzienda: t }, (trx) => getSetting(trx, 'case.sla_days'));
     assert.equal(await read(), 30);
     await env.ownerDb('settings').insert({ cod_azienda: t, chiave: 'case.sla_days', valore: JSON.stringify(9) });
     assert.equal(await read(), 9);
-    // Another tenant's transaction does not see it, even in platform scope, unless it names the tenant.
+    // Another tenant's transaction does not see it, nor does the platform role unless it names the tenant.
     const fresh = await env.createTenant();
     assert.equal(await withTenant(env.deps.db, { codAzienda: fresh }, (trx) => getSetting(trx, 'case.sla_days')), 30);
-    assert.equal(await withTenant(env.deps.db, { codAzienda: fresh, scope: 'platform' }, (trx) => getSetting(trx, 'case.sla_days')), 30);
-    assert.equal(await withTenant(env.deps.db, { codAzienda: fresh, scope: 'platform' }, (trx) => getSetting(trx, 'case.sla_days', t)), 9);
+    assert.equal(await withPlatform(env.deps.platformDb, 'test', (trx) => getSetting(trx, 'case.sla_days')), 30);
+    assert.equal(await withPlatform(env.deps.platformDb, 'test', (trx) => getSetting(trx, 'case.sla_days', t)), 9);
   });
 
   it('list pages use the shared table: sortable headers and pagination keep the filters', async () => {

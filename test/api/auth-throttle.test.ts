@@ -14,32 +14,32 @@ describe('auth: sign-in throttling store', function () {
     const ip = `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
     const names = Array.from({ length: ADDRESS_POLICY.maxFailures }, () => `spray_${randomBytes(4).toString('hex')}`);
     for (const [i, username] of names.entries()) {
-      assert.equal(await blockedFor(env.deps.db, { username, ip }), 0, `before failure ${i + 1}`);
-      const blocked = await recordFailure(env.deps.db, { username, ip });
+      assert.equal(await blockedFor(env.deps.platformDb, { username, ip }), 0, `before failure ${i + 1}`);
+      const blocked = await recordFailure(env.deps.platformDb, { username, ip });
       assert.equal(blocked > 0, i === names.length - 1);
     }
-    const wait = await blockedFor(env.deps.db, { username: 'someone_else', ip });
+    const wait = await blockedFor(env.deps.platformDb, { username: 'someone_else', ip });
     assert.ok(wait > 14 * 60 && wait <= 15 * 60, String(wait));
-    assert.equal(await blockedFor(env.deps.db, { username: 'someone_else', ip: '198.51.100.1' }), 0);
+    assert.equal(await blockedFor(env.deps.platformDb, { username: 'someone_else', ip: '198.51.100.1' }), 0);
   });
 
   it('starts a new window when the old one is over, and success clears the account counter', async () => {
     const username = `window_${randomBytes(4).toString('hex')}`;
     const ip = '198.51.100.77';
-    for (let i = 0; i < 4; i++) await recordFailure(env.deps.db, { username, ip });
+    for (let i = 0; i < 4; i++) await recordFailure(env.deps.platformDb, { username, ip });
     await env.ownerDb('login_throttle').where({ key: `user:${username}` }).update({ window_start: new Date(Date.now() - 16 * 60_000) });
-    assert.equal(await recordFailure(env.deps.db, { username, ip }), 0, 'the old failures no longer count');
+    assert.equal(await recordFailure(env.deps.platformDb, { username, ip }), 0, 'the old failures no longer count');
     const row = await env.ownerDb('login_throttle').where({ key: `user:${username}` }).first();
     assert.equal(row.failures, 1);
-    await recordSuccess(env.deps.db, { username, ip });
+    await recordSuccess(env.deps.platformDb, { username, ip });
     assert.equal(await env.ownerDb('login_throttle').where({ key: `user:${username}` }).first(), undefined);
   });
 
   it('counts usernames case-insensitively', async () => {
     const base = `Case_${randomBytes(4).toString('hex')}`;
     const ip = '198.51.100.78';
-    for (let i = 0; i < 4; i++) await recordFailure(env.deps.db, { username: i % 2 ? base.toUpperCase() : base.toLowerCase(), ip });
-    assert.ok((await recordFailure(env.deps.db, { username: ` ${base} `, ip })) > 0);
-    assert.ok((await blockedFor(env.deps.db, { username: base, ip: '198.51.100.79' })) > 0);
+    for (let i = 0; i < 4; i++) await recordFailure(env.deps.platformDb, { username: i % 2 ? base.toUpperCase() : base.toLowerCase(), ip });
+    assert.ok((await recordFailure(env.deps.platformDb, { username: ` ${base} `, ip })) > 0);
+    assert.ok((await blockedFor(env.deps.platformDb, { username: base, ip: '198.51.100.79' })) > 0);
   });
 });

@@ -43,7 +43,7 @@ describe('notifications', () => {
   });
 
   it('the notifyUsers activity is idempotent', async () => {
-    const { notifyUsers } = createNotificationActivities({ db: env.deps.db, logger: env.deps.logger, config: env.deps.config });
+    const { notifyUsers } = createNotificationActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config });
     const input = { codAzienda: tenant, recipients: [bruno.cod_utente], tipo: 'sla', titolo: 'Attività ripetuta', dedupKey: 'activity-retry-1' };
     assert.equal((await notifyUsers(input)).created, 1);
     assert.equal((await notifyUsers(input)).created, 0);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { withTenant } from '../../src/db/tenant';
+import type { Knex } from 'knex';
+import { migrationsDir, prepareDatabase } from '../../src/db/bootstrap';
+import { databaseSetup } from '../../src/config';
+import { createKnex, deriveRoleUrl } from '../../src/db/knex';
+import { PLATFORM_POLICY, TENANT_POLICY } from '../../src/db/rls';
+import { tenantSignature } from '../../src/db/tenant-key';
+import { withPlatform, withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit/audit.chain';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
@@ -89,5 +95,159 @@ describe('row-level security catalogue and behaviour (as the application role)',
     );
     const bSettings = await withTenant(env.deps.db, { codAzienda: b }, (trx) => trx('settings').where({ chiave: 'rls-test' }));
     assert.equal(bSettings.length, 0);
+  });
+
+  describe('SQL run as the application role cannot choose its tenant', () => {
+    let raw: Knex;
+    before(() => {
+      // A pool of its own: what these tests set on a connection must not reach the shared pool.
+      const { appDbRole, appDbPassword } = env.deps.config;
+      raw = createKnex(deriveRoleUrl(env.ownerUrl, appDbRole, appDbPassword), { max: 1 });
+    });
+    after(() => raw.destroy());
+
+    /** What tenant A's transaction sees after running `attack` (as an injection would). */
+    const tenantsSeen = (attack: (trx: Knex.Transaction) => Promise<unknown>) =>
+      withTenant(env.deps.db, { codAzienda: a }, async (trx) => {
+        await attack(trx);
+        const rows = await trx('utenti').distinct('cod_azienda').pluck('cod_azienda');
+        const settings = await trx('aziende').distinct('cod_azienda').pluck('cod_azienda');
+        return [...new Set([...rows, ...settings])].sort();
+      });
+
+    it('setting app.scope, another tenant, or a made-up or replayed signature shows no other tenant', async () => {
+      const set = (name: string, value: string) => (trx: Knex.Transaction) => trx.raw('select set_config(?, ?, true)', [name, value]);
+      const both = (...steps: ((trx: Knex.Transaction) => Promise<unknown>)[]) => async (trx: Knex.Transaction) => { for (const s of steps) await s(trx); };
+      assert.deepEqual(await tenantsSeen(async () => undefined), [a], 'the signed tenant is visible');
+      assert.deepEqual(await tenantsSeen(set('app.scope', 'platform')), [a]);
+      assert.deepEqual(await tenantsSeen(set('app.cod_azienda', b)), [], 'another tenant without its signature: nothing');
+      assert.deepEqual(await tenantsSeen(both(set('app.cod_azienda', b), set('app.tenant_sig', 'f'.repeat(64)))), []);
+      assert.deepEqual(await tenantsSeen(both(set('app.cod_azienda', b), set('app.tenant_sig', tenantSignature('a guessed key', b)))), []);
+      const ownSig = await withTenant(env.deps.db, { codAzienda: a }, (trx) => trx.raw("select current_setting('app.tenant_sig') as s"));
+      assert.deepEqual(await tenantsSeen(both(set('app.cod_azienda', b), set('app.tenant_sig', ownSig.rows[0].s))), [], "A's signature does not open B");
+      assert.deepEqual(await tenantsSeen((trx) => trx.raw('reset app.cod_azienda')), [], 'reset: no tenant at all');
+      // Outside any transaction of withTenant, session-level settings do not help either.
+      await raw.raw("select set_config('app.cod_azienda', ?, false), set_config('app.scope', 'platform', false)", [b]);
+      assert.deepEqual(await raw('utenti').count<{ n: number }[]>({ n: '*' }).then((r) => Number(r[0]!.n)), 0);
+    });
+
+    it('the definer function answers only the signed tenant; the key, the sessions and the platform role are out of reach', async () => {
+      assert.equal((await withTenant(env.deps.db, { codAzienda: a }, (trx) => trx.raw('select app_current_tenant() as t'))).rows[0].t, a);
+      assert.equal((await raw.raw("select set_config('app.cod_azienda', ?, false), app_current_tenant() as t", [b])).rows[0].t, null);
+      const denied = async (sql: string, bindings: string[] = []) => {
+        await assert.rejects(withTenant(env.deps.db, { codAzienda: a }, (trx) => trx.raw(sql, bindings)), /permission denied|must be owner|must be member|not allowed/, sql);
+      };
+      await denied('select * from tenant_guard.config');
+      await denied('select * from sessions');
+      await denied("update sessions set tenant_attivo = 'X'");
+      await denied('select * from login_throttle');
+      await denied(`set role ${env.deps.config.platformDbRole}`);
+      await denied(`set session authorization ${env.deps.config.platformDbRole}`);
+      await denied('alter table utenti disable row level security');
+      await denied('drop policy tenant_isolation on utenti');
+      await denied('create function public.app_current_tenant_x() returns text language sql as $$ select 1::text $$');
+      await denied("insert into screening_list_versions (list_name) values ('x')");
+      await denied('create temp table cases (id int)');
+      await assert.rejects(withPlatform(env.deps.platformDb, 'test', (trx) => trx.raw('select * from tenant_guard.config')), /permission denied/);
+      // The platform role is no bypass either: no superuser, no BYPASSRLS, owns nothing.
+      const { rows: [platform] } = await env.ownerDb.raw(
+        `select r.rolsuper, r.rolbypassrls, (select count(*) from pg_class c where c.relowner = r.oid)::int as owned
+           from pg_roles r where r.rolname = ?`, [env.deps.config.platformDbRole]);
+      assert.deepEqual(platform, { rolsuper: false, rolbypassrls: false, owned: 0 });
+    });
+
+    it('cannot make, change or remove a superadmin, even in its own tenant (the way out of a tenant)', async () => {
+      const analyst = await env.createUser({ tenant: a, roles: ['analyst'] });
+      const tenantSuper = await env.createUser({ tenant: a, roles: ['superadmin'] });
+      const inA = (fn: (trx: Knex.Transaction) => Promise<unknown>) => withTenant(env.deps.db, { codAzienda: a }, fn);
+      const refused = /only the platform role may write a superadmin/;
+      await assert.rejects(inA((trx) => trx('utenti').where({ cod_utente: analyst.cod_utente }).update({ ruoli: ['analyst', 'superadmin'] })), refused);
+      await assert.rejects(inA((trx) => trx('utenti').where({ cod_utente: tenantSuper.cod_utente }).update({ password_hash: 'x' })), refused);
+      await assert.rejects(inA((trx) => trx('utenti').where({ cod_utente: tenantSuper.cod_utente }).delete()), refused);
+      await assert.rejects(inA((trx) => trx('utenti').insert({ cod_utente: randomUUID(), cod_azienda: a, username: `sa_${randomUUID()}`, email: 'x@example.test', nome: 'x', cognome: 'x', password_hash: 'x', ruoli: ['superadmin'] })), refused);
+      // Anyone else of the tenant is still the application's to manage; the platform role manages superadmins.
+      assert.equal(await inA((trx) => trx('utenti').where({ cod_utente: analyst.cod_utente }).update({ nome: 'Cambiato' })), 1);
+      assert.equal(await withPlatform(env.deps.platformDb, 'test', (trx) => trx('utenti').where({ cod_utente: tenantSuper.cod_utente }).update({ nome: 'Cambiato' })), 1);
+    });
+
+    it('a session row cannot move a tenant user into another tenant', async () => {
+      const user = await env.createUser({ tenant: a, roles: ['analyst'] });
+      const client = await env.login(user);
+      // As if an injection had rewritten the row (the application role cannot: see above).
+      await env.ownerDb('sessions').where({ cod_utente: user.cod_utente }).update({ tenant_attivo: b });
+      const me = await client.get('/auth/me');
+      assert.equal(me.status, 200);
+      assert.equal(me.body.tenant, a);
+    });
+  });
+
+  it('every tenant table has exactly the signed-tenant policy and the platform role\'s policy', async () => {
+    const { rows } = await env.ownerDb.raw<{ rows: { tablename: string; policyname: string; roles: string; qual: string; with_check: string }[] }>(`
+      select p.tablename, p.policyname, p.roles::text as roles, p.qual, p.with_check
+        from pg_policies p
+       where p.schemaname = 'public'
+         and exists (select 1 from information_schema.columns c where c.table_schema = 'public' and c.table_name = p.tablename and c.column_name = 'cod_azienda')
+       order by p.tablename, p.policyname`);
+    const tables = [...new Set(rows.map((r) => r.tablename))];
+    assert.ok(tables.length >= 20, `only ${tables.length} tenant tables`);
+    for (const t of tables) {
+      const mine = rows.filter((r) => r.tablename === t);
+      assert.deepEqual(mine.map((r) => r.policyname), [PLATFORM_POLICY, TENANT_POLICY], t);
+      const [platform, tenant] = mine as [typeof rows[0], typeof rows[0]];
+      assert.equal(tenant.roles, '{public}', t);
+      assert.match(tenant.qual, /^\(cod_azienda = \( SELECT app_current_tenant\(\) AS app_current_tenant\)\)$/, t);
+      assert.equal(tenant.with_check, tenant.qual, t);
+      assert.equal(platform.roles, `{${env.deps.config.platformDbRole}}`, t);
+      assert.equal(platform.qual, 'true', t);
+      assert.equal(platform.with_check, 'true', t);
+    }
+    assert.deepEqual(rows.filter((r) => /app\.scope/.test(`${r.qual} ${r.with_check}`)), []);
+  });
+
+  it('a tenant list query uses the index on cod_azienda (the predicate is an InitPlan value, not an OR)', async () => {
+    const plan = await withTenant(env.deps.db, { codAzienda: a }, async (trx) => {
+      // Small test tables make a sequential scan cheapest; forbid it to see whether an index can serve the policy.
+      await trx.raw('set local enable_seqscan = off');
+      const { rows } = await trx.raw('explain (format json) select * from cases order by created_at desc limit 25');
+      return JSON.stringify(rows[0]['QUERY PLAN']);
+    });
+    assert.match(plan, /"Index Cond":"\(cod_azienda = /, plan);
+    assert.match(plan, /InitPlan/, plan);
+  });
+
+  it('the platform role sees every tenant, and the application role only through a signed tenant', async () => {
+    const seen = await withPlatform(env.deps.platformDb, 'test', (trx) => trx('utenti').whereIn('cod_azienda', [a, b]).distinct('cod_azienda').pluck('cod_azienda'));
+    assert.deepEqual(seen.sort(), [a, b].sort());
+    const { rows: [me] } = await withPlatform(env.deps.platformDb, 'test', (trx) => trx.raw('select current_user as name'));
+    assert.equal(me.name, env.deps.config.platformDbRole);
+    await assert.rejects(withTenant(env.ownerDb, { codAzienda: a }, async () => undefined), /application pool/);
+    // @ts-expect-error the application pool is not the platform pool (typecheck fails if it were accepted)
+    const appPoolAsPlatform: Parameters<typeof withPlatform>[0] = env.deps.db;
+    assert.notEqual(appPoolAsPlatform, env.deps.platformDb);
+  });
+
+  it('the policy migration goes down to the old policies and up again', async () => {
+    const name = '20261122000100_rewrite_tenant_policies.ts';
+    const opts = { directory: migrationsDir, loadExtensions: ['.ts'], name };
+    const policies = async () => (await env.ownerDb.raw<{ rows: { policyname: string; qual: string }[] }>(
+      "select policyname, qual from pg_policies where schemaname = 'public' and tablename = 'utenti' order by policyname")).rows;
+    await env.ownerDb.migrate.down(opts);
+    try {
+      const old = await policies();
+      assert.deepEqual(old.map((p) => p.policyname), [TENANT_POLICY]);
+      assert.match(old[0]!.qual, /app\.scope/);
+    } finally {
+      await env.ownerDb.migrate.up(opts);
+    }
+    assert.deepEqual((await policies()).map((p) => p.policyname), [PLATFORM_POLICY, TENANT_POLICY]);
+  });
+
+  it('preparing the database again changes nothing and points platform policies at the configured role', async () => {
+    const { appDbRole, platformDbRole } = env.deps.config;
+    await env.ownerDb.raw(`alter policy ${PLATFORM_POLICY} on settings to ${appDbRole}`);
+    assert.deepEqual(await prepareDatabase(env.ownerDb, databaseSetup(env.deps.config)), []);
+    const { rows } = await env.ownerDb.raw("select roles::text as roles from pg_policies where tablename = 'settings' and policyname = ?", [PLATFORM_POLICY]);
+    assert.equal(rows[0].roles, `{${platformDbRole}}`);
+    assert.deepEqual(await withTenant(env.deps.db, { codAzienda: a }, (trx) => trx('aziende').pluck('cod_azienda')), [a]);
   });
 });

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { databaseSetup, loadConfig } from '../../src/config';
 import { prepareDatabase } from '../../src/db/bootstrap';
 import { createKnex } from '../../src/db/knex';
-import { withPlatform } from '../../src/db/tenant';
+import { assertTenantKeyAccepted, withPlatform } from '../../src/db/tenant';
 import { buildDeps, closeDeps, type Deps } from '../../src/deps';
 import { createAzienda, createUtente } from '../../src/domains/admin/admin.commands';
 import type { Role } from '../../src/kit/roles';
@@ -93,12 +93,13 @@ async function startTestEnv(): Promise<TestEnv> {
     stops.push(async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); });
   }
   const ownerDb = createKnex(ownerUrl, { max: 3 });
-  await prepareDatabase(ownerDb, config.appDbRole, config.appDbPassword);
+  await prepareDatabase(ownerDb, databaseSetup(config));
 
   const temporalServer = await startTemporalDevServer({ port: await freePort() });
   stops.push(() => temporalServer.stop());
   const deps = buildDeps(config, { ownerUrl, temporalAddress: temporalServer.address });
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, logger: deps.logger, config });
+  await assertTenantKeyAccepted(deps.db);
+  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, platformDb: deps.platformDb, logger: deps.logger, config });
   const workerRun = worker.run();
   const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await connection.close(); };
 
@@ -120,14 +121,14 @@ async function startTestEnv(): Promise<TestEnv> {
     registered: router.stack.map((l) => ({ methods: [...l.methods], path: String(l.path) })),
     async createTenant(code) {
       const cod = code ?? `T${Date.now().toString(36).toUpperCase().slice(-5)}${++tenantSeq}`;
-      await withPlatform(deps.db, 'test', (trx) => createAzienda(trx, { cod_azienda: cod, ragione_sociale: `Azienda di prova ${cod} S.r.l.`, tipo_intermediario: 'banca' }, 'test'));
+      await withPlatform(deps.platformDb, 'test', (trx) => createAzienda(trx, { cod_azienda: cod, ragione_sociale: `Azienda di prova ${cod} S.r.l.`, tipo_intermediario: 'banca' }, 'test'));
       return cod;
     },
     async createUser({ tenant, roles, totp = true, username }) {
       const password = `Pw-${randomBytes(9).toString('base64url')}`;
       const name = username ?? `u${++userSeq}_${roles.join('_')}_${randomBytes(2).toString('hex')}`;
       const totpSecret = randomTotpSecret();
-      const row = await withPlatform(deps.db, 'test', async (trx) => {
+      const row = await withPlatform(deps.platformDb, 'test', async (trx) => {
         const u = await createUtente(trx, { cod_azienda: tenant, username: name, email: `${name}@example.test`, nome: 'Prova', cognome: name, password, ruoli: roles }, 'test');
         if (totp) await trx('utenti').where({ cod_utente: u.cod_utente }).update({ totp_secret: deps.secrets.seal(totpSecret), totp_enabled: true });
         return u;

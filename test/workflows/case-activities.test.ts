@@ -12,7 +12,7 @@ describe('case activities', function () {
   let acts: ReturnType<typeof createCaseActivities>;
   before(async () => {
     env = await getTestEnv();
-    acts = createCaseActivities({ db: env.deps.db, logger: env.deps.logger, config: env.deps.config });
+    acts = createCaseActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config });
   });
 
   it('writes each projection once even when an activity is retried, and notifies once on overdue', async () => {

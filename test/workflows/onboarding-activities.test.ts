@@ -36,7 +36,7 @@ describe('onboarding activities', function () {
     env = await getTestEnv();
     dir = mkdtempSync(join(tmpdir(), 'cp-onb-docs-'));
     store = new DocumentStore(dir);
-    acts = createOnboardingActivities({ db: env.deps.db, logger: env.deps.logger, config: { ...env.deps.config, documentDir: dir } });
+    acts = createOnboardingActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: { ...env.deps.config, documentDir: dir } });
   });
   after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 

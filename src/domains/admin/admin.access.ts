@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { withPlatform, type DbContext } from '../../db/tenant';
+import { withPlatform, withTenant, type PlatformDb } from '../../db/tenant';
+import type { Deps } from '../../deps';
 import { tenantOf } from '../../http/auth';
 import type { Ctx } from '../../http/render';
 import { conflict, forbidden, notFound, ValidationError } from '../../http/errors';
@@ -7,13 +8,13 @@ import { conflict, forbidden, notFound, ValidationError } from '../../http/error
 export const isSuperadmin = (ctx: Ctx) => !!ctx.state.user?.ruoli.includes('superadmin');
 
 /**
- * Superadmins manage the platform (all tenants, platform scope); a tenant admin works
- * inside their own tenant, where row-level security hides every other tenant's rows.
+ * Superadmins manage the platform (all tenants, through the platform role); a tenant admin
+ * works inside their own tenant, where row-level security hides every other tenant's rows.
  */
-export function adminScope(ctx: Ctx): DbContext {
+export function inAdminScope<T>(deps: Pick<Deps, 'db' | 'platformDb'>, ctx: Ctx, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const actor = ctx.state.user!.username;
-  if (isSuperadmin(ctx)) return { codAzienda: ctx.state.tenant ?? null, scope: 'platform', actor };
-  return { codAzienda: tenantOf(ctx), scope: 'tenant', actor };
+  if (isSuperadmin(ctx)) return withPlatform(deps.platformDb, actor, fn);
+  return withTenant(deps.db, { codAzienda: tenantOf(ctx), actor }, fn);
 }
 
 /** Unique violations become 409 with a message a person understands. */
@@ -45,7 +46,7 @@ export function assertNotSelfLockout(ctx: Ctx, target: { cod_utente: string }, p
  * The tenant whose settings are read or changed: an admin's own; a superadmin's active
  * tenant or the one asked for (?cod_azienda=), which must exist. Another tenant is a 404.
  */
-export async function settingsTenant(db: Knex, ctx: Ctx, requested?: string): Promise<string> {
+export async function settingsTenant(db: PlatformDb, ctx: Ctx, requested?: string): Promise<string> {
   if (!isSuperadmin(ctx)) {
     const own = tenantOf(ctx);
     if (requested && requested !== own) throw notFound('Azienda');

@@ -1,10 +1,11 @@
+import type { Knex } from 'knex';
 import { z } from 'zod';
 import { withTenant } from '../../db/tenant';
 
 import { tenantOf } from '../../http/auth';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import type { RegisterRoutes } from '../../kit/area';
-import { adminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
+import { inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
 import { createAzienda, createUtente, resetMfa, updateUtente } from './admin.commands';
 import { getAzienda, getUtente, listAziende, listUtenti, aziendeListQuery, utentiListQuery } from './admin.repo';
 import { aziendaCreateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
@@ -21,7 +22,7 @@ const settingsQuery = z.object({ cod_azienda: z.string().max(20).optional() });
 
 /** Tenants, users and settings (JSON API). */
 export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) => {
-  const inScope = <T>(ctx: Parameters<typeof adminScope>[0], fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, adminScope(ctx), fn);
+  const inScope = <T>(ctx: Parameters<typeof inAdminScope>[1], fn: (trx: Knex.Transaction) => Promise<T>) => inAdminScope(deps, ctx, fn);
 
   router.api({
     method: 'GET', path: '/api/admin/aziende', summary: 'List tenants', tag: TAG, access: staff(['superadmin']), query: aziendeListQuery,
@@ -95,7 +96,7 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) 
   router.api({
     method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings (a superadmin may name the tenant)", tag: TAG, access: staff(['superadmin', 'admin']), query: settingsQuery,
     handler: async (ctx, { query }) => {
-      const cod = await settingsTenant(deps.db, ctx, query.cod_azienda);
+      const cod = await settingsTenant(deps.platformDb, ctx, query.cod_azienda);
       return { items: await withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => listSettings(trx, cod)) };
     },
   });
@@ -105,7 +106,7 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) 
       const key = body.chiave as SettingKey;
       const parsed = parseSettingValue(key, body.valore);
       if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i) => ({ path: 'valore', message: i.message })));
-      const cod = await settingsTenant(deps.db, ctx, query.cod_azienda);
+      const cod = await settingsTenant(deps.platformDb, ctx, query.cod_azienda);
       return withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => updateSetting(trx, cod, key, parsed.data, ctx.state.user!.username));
     },
   });

@@ -47,7 +47,7 @@ export interface SettingView { chiave: SettingKey; valore: unknown; default: unk
 export async function getSetting<K extends SettingKey>(trx: Knex.Transaction, key: K, codAzienda?: string): Promise<SettingValue<K>> {
   const row = await trx('settings')
     .where({ chiave: key })
-    .where('cod_azienda', codAzienda ?? trx.raw("current_setting('app.cod_azienda', true)"))
+    .where('cod_azienda', codAzienda ?? trx.raw('(select app_current_tenant())'))
     .first('valore');
   if (!row) return SETTINGS_CATALOGUE[key].default as SettingValue<K>;
   // A stored value that no longer passes its schema (catalogue changed) falls back to the default.

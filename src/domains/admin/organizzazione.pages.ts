@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { forbidden, HttpError, notFound, ValidationError } from '../../http/errors';
@@ -5,7 +6,7 @@ import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
 import { ROLE_LABELS } from '../../kit/roles';
 import type { RegisterRoutes } from '../../kit/area';
-import { adminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, settingsTenant } from './admin.access';
+import { inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, settingsTenant } from './admin.access';
 import { endTenantSessions } from './admin.sessions';
 import { createAzienda, createUtente, resetMfa, updateAzienda, updateUtente } from './admin.commands';
 import { aziendeListQuery, getAzienda, getUtente, listAziende, listUtenti, utentiListQuery } from './admin.repo';
@@ -22,7 +23,7 @@ const ADMINS = ['superadmin', 'admin'] as const;
 
 /** Tenants, users and settings pages: forms post, the server redirects with a flash message. */
 export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, views, sessions }) => {
-  const inScope = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, adminScope(ctx), fn);
+  const inScope = <T>(ctx: Ctx, fn: (trx: Knex.Transaction) => Promise<T>) => inAdminScope(deps, ctx, fn);
   const actor = (ctx: Ctx) => ctx.state.user!.username;
   const isUnique = (e: unknown) => (e as { code?: string })?.code === '23505';
 
@@ -61,12 +62,12 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   // Settings of the current tenant
   const requestedTenant = (ctx: Ctx) => (typeof ctx.query.cod_azienda === 'string' ? ctx.query.cod_azienda : undefined);
   router.get('/organizzazione/configurazione', staff(ADMINS), async (ctx) => {
-    const cod = await settingsTenant(deps.db, ctx, requestedTenant(ctx));
+    const cod = await settingsTenant(deps.platformDb, ctx, requestedTenant(ctx));
     const settings = await withTenant(deps.db, { codAzienda: cod }, (trx) => listSettings(trx, cod));
     render(ctx, views, 'organizzazione/configurazione.njk', { settings, errors: {}, values: {}, settingsTenant: cod });
   });
   router.post('/organizzazione/configurazione', staff(ADMINS), async (ctx) => {
-    const cod = await settingsTenant(deps.db, ctx, requestedTenant(ctx));
+    const cod = await settingsTenant(deps.platformDb, ctx, requestedTenant(ctx));
     const body = formBody(ctx);
     const key = String(body.chiave ?? '');
     if (!isSettingKey(key)) throw new HttpError(422, 'VALIDATION_ERROR', 'Dati non validi', 'Impostazione sconosciuta');
@@ -194,7 +195,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   router.post('/organizzazione/:cod/toggle', staff(['superadmin']), async (ctx) => {
     const azienda = await loadAzienda(ctx);
     const row = await inScope(ctx, (trx) => updateAzienda(trx, azienda.cod_azienda, { attiva: !azienda.attiva }, actor(ctx)));
-    if (!row.attiva) await endTenantSessions(deps.db, sessions, row.cod_azienda, actor(ctx));
+    if (!row.attiva) await endTenantSessions(deps.platformDb, sessions, row.cod_azienda, actor(ctx));
     redirectWithFlash(ctx, `/organizzazione/${row.cod_azienda}`, 'success', row.attiva ? 'Azienda riattivata' : 'Azienda disattivata: i suoi utenti non possono più accedere');
   });
 };

@@ -40,7 +40,7 @@ const subjectOf = (ctx: Ctx, username: string) => ({ username, ip: ctx.ip });
 
 export function registerAuthApi(router: Routes, services: AppServices) {
   const { deps } = services;
-  const signIn = new SignIn(deps.db, deps.logger, deps.secrets);
+  const signIn = new SignIn(deps.platformDb, deps.logger, deps.secrets);
 
   // The sign-in form may post here too (urlencoded, with its CSRF token): it gets the page flow.
   router.post('/auth/login', PUBLIC, async (ctx, next) => {
@@ -58,7 +58,7 @@ export function registerAuthApi(router: Routes, services: AppServices) {
       if (!body.totp) throw mfaRequired();
       await signIn.completeWithTotp(s, account, body.totp, 'api');
       await startSession(ctx, services, { codUtente: account.cod_utente, mfaOk: true });
-      const user = await loadUser(deps.db, account.cod_utente);
+      const user = await loadUser(deps.platformDb, account.cod_utente);
       if (!user) throw unauthenticated();
       return meBody(user, user.cod_azienda, true);
     },
@@ -91,7 +91,7 @@ export function registerAuthApi(router: Routes, services: AppServices) {
       const user = ctx.state.user!;
       const target = body.cod_azienda || null;
       if (target) {
-        const exists = await withPlatform(deps.db, user.username, (trx) => trx('aziende').where({ cod_azienda: target }).first('cod_azienda'));
+        const exists = await withPlatform(deps.platformDb, user.username, (trx) => trx('aziende').where({ cod_azienda: target }).first('cod_azienda'));
         if (!exists) throw notFound('Azienda');
       }
       await services.sessions.update(ctx.state.session!.id_hash, { tenant_attivo: target });

@@ -64,7 +64,7 @@ async function finishSignIn(ctx: Ctx, services: AppServices, codUtente: string, 
 
 export function registerAuthPages(router: Routes, services: AppServices) {
   const { deps, views } = services;
-  const signIn = new SignIn(deps.db, deps.logger, deps.secrets);
+  const signIn = new SignIn(deps.platformDb, deps.logger, deps.secrets);
 
   router.get('/login', PUBLIC, async (ctx) => {
     const next = safeNext(ctx.query.next, '');

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { withPlatform } from '../../db/tenant';
+import { withPlatform, type PlatformDb } from '../../db/tenant';
 import { HttpError, tooManyRequests } from '../../http/errors';
 import type { Logger } from '../../infra/logger';
 import type { SecretBox } from '../../lib/secret-box';
@@ -34,7 +33,7 @@ export const mfaEnrolmentRequired = () =>
 const throttled = (seconds: number) =>
   tooManyRequests(`Troppi tentativi di accesso non riusciti. Riprova tra ${Math.ceil(seconds / 60)} minuti.`, seconds);
 
-async function findAccount(db: Knex, username: string): Promise<LoginAccount | undefined> {
+async function findAccount(db: PlatformDb, username: string): Promise<LoginAccount | undefined> {
   return withPlatform(db, null, (trx) =>
     trx('utenti as u').leftJoin('aziende as a', 'a.cod_azienda', 'u.cod_azienda')
       .whereRaw('lower(u.username) = lower(?)', [username.trim()])
@@ -43,7 +42,7 @@ async function findAccount(db: Knex, username: string): Promise<LoginAccount | u
 }
 
 export class SignIn {
-  constructor(private readonly db: Knex, private readonly log: Logger, private readonly secrets: SecretBox) {}
+  constructor(private readonly db: PlatformDb, private readonly log: Logger, private readonly secrets: SecretBox) {}
 
   async ensureNotBlocked(s: ThrottleSubject) {
     const seconds = await blockedFor(this.db, s);

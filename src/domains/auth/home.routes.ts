@@ -16,7 +16,7 @@ export const registerHomeRoutes: RegisterRoutes = (router, { deps, views }) => {
       : undefined;
     // Only a superadmin may switch tenant, so only they get the list.
     const aziende = isSuperadmin
-      ? await withPlatform(deps.db, user.username, (trx) => trx('aziende').where({ attiva: true }).orderBy('ragione_sociale').limit(500).select('cod_azienda', 'ragione_sociale'))
+      ? await withPlatform(deps.platformDb, user.username, (trx) => trx('aziende').where({ attiva: true }).orderBy('ragione_sociale').limit(500).select('cod_azienda', 'ragione_sociale'))
       : [];
     render(ctx, views, 'auth/home.njk', {
       title: 'Home',

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { withPlatform } from '../../db/tenant';
+import { withPlatform, type PlatformDb } from '../../db/tenant';
 
 /**
  * Sign-in throttling on table login_throttle, one row per key ("user:<name>" or "ip:<address>").
@@ -22,7 +21,7 @@ const keysOf = (s: ThrottleSubject): [string, ThrottlePolicy][] => [
 ];
 
 /** Seconds until the subject may try again, or 0 when neither its account nor its address is blocked. */
-export async function blockedFor(db: Knex, s: ThrottleSubject): Promise<number> {
+export async function blockedFor(db: PlatformDb, s: ThrottleSubject): Promise<number> {
   const rows = await withPlatform(db, null, (trx) =>
     trx('login_throttle').whereIn('key', keysOf(s).map(([k]) => k)).andWhere('blocked_until', '>', new Date()).select('blocked_until'));
   const until = Math.max(0, ...rows.map((r: { blocked_until: Date }) => new Date(r.blocked_until).getTime()));
@@ -30,7 +29,7 @@ export async function blockedFor(db: Knex, s: ThrottleSubject): Promise<number> 
 }
 
 /** Counts one failure for the account and the address; returns the block in seconds if this one reached a limit. */
-export async function recordFailure(db: Knex, s: ThrottleSubject): Promise<number> {
+export async function recordFailure(db: PlatformDb, s: ThrottleSubject): Promise<number> {
   let blocked = 0;
   await withPlatform(db, null, async (trx) => {
     for (const [key, p] of keysOf(s)) {
@@ -53,6 +52,6 @@ export async function recordFailure(db: Knex, s: ThrottleSubject): Promise<numbe
 }
 
 /** A successful sign-in clears the account's counter (not the address's: one good account must not unlock spraying). */
-export async function recordSuccess(db: Knex, s: ThrottleSubject): Promise<void> {
+export async function recordSuccess(db: PlatformDb, s: ThrottleSubject): Promise<void> {
   await withPlatform(db, null, (trx) => trx('login_throttle').where({ key: accountKey(s.username) }).andWhere((q) => q.whereNull('blocked_until').orWhere('blocked_until', '<=', new Date())).delete());
 }

@@ -35,7 +35,7 @@ export const esignTemporal = async (deps: Deps): Promise<EsignTemporal> => ({ cl
  */
 export async function ceremonyByToken(deps: Deps, id: string, token: string | undefined): Promise<CeremonyRow> {
   if (!token || !isUuid(id)) throw NOT_FOUND();
-  const row = await withPlatform(deps.db, 'firmatario', (trx) => trx('esign_ceremonies').where({ id }).first(COLUMNS)) as CeremonyRow | undefined;
+  const row = await withPlatform(deps.platformDb, 'firmatario', (trx) => trx('esign_ceremonies').where({ id }).first(COLUMNS)) as CeremonyRow | undefined;
   const a = Buffer.from(tokenHash(token));
   if (!row || !timingSafeEqual(a, Buffer.from(row.token_hash.padEnd(a.length).slice(0, a.length)))) throw NOT_FOUND();
   return row;
@@ -88,7 +88,7 @@ export async function signerStep(deps: Deps, row: CeremonyRow, action: EsignTran
 }
 
 async function ceremonyByIdPlatform(deps: Deps, id: string): Promise<CeremonyRow> {
-  const row = await withPlatform(deps.db, 'firmatario', (trx) => trx('esign_ceremonies').where({ id }).first(COLUMNS)) as CeremonyRow | undefined;
+  const row = await withPlatform(deps.platformDb, 'firmatario', (trx) => trx('esign_ceremonies').where({ id }).first(COLUMNS)) as CeremonyRow | undefined;
   if (!row) throw NOT_FOUND();
   return row;
 }

@@ -2,6 +2,7 @@ import { webcrypto } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
+import { parseSigningPair } from '../../lib/pem-setting';
 
 x509.cryptoProvider.set(webcrypto as never);
 
@@ -24,7 +25,8 @@ const pemBody = (pem: string, label: string) => {
   return Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64');
 };
 
-async function generate(): Promise<string> {
+/** A new key and self-signed certificate as one PEM (development; tests make production settings with it). */
+export async function generatePlatformKeyPem(): Promise<string> {
   const keys = await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify']) as webcrypto.CryptoKeyPair;
   const now = new Date();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
@@ -41,18 +43,32 @@ async function generate(): Promise<string> {
 }
 
 /**
- * The platform's signing key: ECDSA P-256 and a self-signed X.509 certificate, in one PEM
- * file under ESIGN_KEY_DIR. Created on first use; the web process and the worker may race
- * for it, so the file appears atomically (link fails if another process won) and everyone
- * reads the winner's copy.
+ * The platform's signing key: ECDSA P-256 and its X.509 certificate. Production gives both
+ * (ESIGN_SIGNING_KEY, ESIGN_CERTIFICATE: PEM or paths) and nothing is ever generated there.
+ * Development without them keeps a self-signed pair in one PEM file under ESIGN_KEY_DIR,
+ * created on first use; the web process and the worker may race for it, so the file appears
+ * atomically (link fails if another process won) and everyone reads the winner's copy.
  */
 let cached: Promise<PlatformKey> | undefined;
 export function platformKey(): Promise<PlatformKey> {
-  cached ??= load().catch((err) => { cached = undefined; throw err; });
+  cached ??= loadPlatformKey().catch((err) => { cached = undefined; throw err; });
   return cached;
 }
 
-async function load(): Promise<PlatformKey> {
+/** The key as the environment gives it (uncached: platformKey() is what the application calls). */
+export async function loadPlatformKey(env: NodeJS.ProcessEnv = process.env): Promise<PlatformKey> {
+  const { ESIGN_SIGNING_KEY: keyValue, ESIGN_CERTIFICATE: certValue } = env;
+  if (keyValue && certValue) {
+    const { key, certificate } = parseSigningPair(keyValue, certValue);
+    const der = key.export({ type: 'pkcs8', format: 'der' });
+    const privateKey = await webcrypto.subtle.importKey('pkcs8', der, ALG, false, ['sign']);
+    return { privateKey, certificateB64: certificate.raw.toString('base64'), certificatePem: certificate.toString() };
+  }
+  if (env.NODE_ENV === 'production') throw new Error('ESIGN_SIGNING_KEY and ESIGN_CERTIFICATE are required in production (never generated)');
+  return loadOrGenerate();
+}
+
+async function loadOrGenerate(): Promise<PlatformKey> {
   const dir = keyDir();
   const path = join(dir, FILE);
   let pem: string;
@@ -61,7 +77,7 @@ async function load(): Promise<PlatformKey> {
   } catch {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, await generate(), { mode: 0o600 });
+    await writeFile(tmp, await generatePlatformKeyPem(), { mode: 0o600 });
     await link(tmp, path).catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
     pem = await readFile(path, 'utf8');

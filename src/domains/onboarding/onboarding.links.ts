@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
-import { withTenant } from '../../db/tenant';
+import { withTenant, type PlatformDb } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import type { AppState } from '../../http/context';
 import { forbidden, HttpError, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
@@ -31,7 +31,7 @@ export const PUBLIC_LINK_ANSWER = {
  * Requests for links are counted per e-mail and per address: the answer never depends on
  * whether a case exists, so the limit is the only thing that stops a mailbox from being flooded.
  */
-const countLinkRequest = (db: Knex, s: { email: string; ip: string }) => countRequest(db, [
+const countLinkRequest = (db: PlatformDb, s: { email: string; ip: string }) => countRequest(db, [
   { key: `magic-link:email:${s.email.trim().toLowerCase()}`, max: 5, windowMinutes: 15 },
   { key: `magic-link:ip:${s.ip}`, max: 60, windowMinutes: 15 },
 ]);
@@ -77,7 +77,7 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
     return { kind: 'staff', sent_to: maskEmail(out.to), expires_at: out.expiresAt.toISOString() };
   }
   const email = (body.email ?? '').trim().toLowerCase();
-  const retry = await countLinkRequest(deps.db, { email, ip: ctx.ip });
+  const retry = await countLinkRequest(deps.platformDb, { email, ip: ctx.ip });
   if (retry > 0) throw tooManyRequests('Troppe richieste di link: riprova più tardi', retry);
   const codAzienda = body.cod_azienda || deps.config.onboardingDefaultAzienda;
   if (!codAzienda || !/^[A-Za-z0-9_-]{1,32}$/.test(codAzienda)) return { kind: 'public' };

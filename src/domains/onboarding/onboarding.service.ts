@@ -363,7 +363,7 @@ export async function startCase(deps: Deps, ctx: Ctx, input: StartCaseInput): Pr
   if (!s) throw notFound('Modulo di onboarding', 'm');
   if (!s.pubblico) throw new HttpError(403, 'ONBOARDING_CLOSED', 'Onboarding non disponibile', 'Al momento non è possibile aprire nuove pratiche online');
   // Each case is a workflow and a row: a public form that creates them is limited per address.
-  const wait = await countRequest(deps.db, [{ key: `onboarding-start:ip:${ctx.ip}`, max: 30, windowMinutes: 15 }]);
+  const wait = await countRequest(deps.platformDb, [{ key: `onboarding-start:ip:${ctx.ip}`, max: 30, windowMinutes: 15 }]);
   if (wait) throw tooManyRequests('Troppe richieste di apertura da questo indirizzo: riprova più tardi', wait);
   const r = await startOnboarding(await onboardingTemporal(deps), {
     codAzienda, data: { email: input.email, canale: 'online', subjectType: input.subject_type ?? null },

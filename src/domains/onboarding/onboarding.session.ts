@@ -20,7 +20,7 @@ const NO_STORE_PATHS = /^\/(onboarding|api\/v1\/onboarding|api\/magic-link|admin
  */
 export async function createCustomerSession(deps: Deps, ctx: Koa.ParameterizedContext<AppState>, p: { caseId: string; codAzienda: string }) {
   const old = ctx.cookies.get(CUSTOMER_COOKIE);
-  if (old) await withPlatform(deps.db, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: hash(old) }).delete());
+  if (old) await withPlatform(deps.platformDb, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: hash(old) }).delete());
   const id = randomBytes(32).toString('base64url');
   const now = Date.now();
   await withTenant(deps.db, { codAzienda: p.codAzienda, actor: 'cliente' }, (trx) => trx('onboarding_sessions').insert({
@@ -32,7 +32,7 @@ export async function createCustomerSession(deps: Deps, ctx: Koa.ParameterizedCo
 
 export async function endCustomerSession(deps: Deps, ctx: Koa.ParameterizedContext<AppState>) {
   const id = ctx.cookies.get(CUSTOMER_COOKIE);
-  if (id) await withPlatform(deps.db, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: hash(id) }).delete());
+  if (id) await withPlatform(deps.platformDb, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: hash(id) }).delete());
   ctx.cookies.set(CUSTOMER_COOKIE, '', { maxAge: 0, overwrite: true });
   ctx.state.customer = undefined;
 }
@@ -43,15 +43,15 @@ export function customerSessionMiddleware(deps: Deps): Koa.Middleware<AppState> 
     const id = CUSTOMER_PATHS.test(ctx.path) ? ctx.cookies.get(CUSTOMER_COOKIE) : undefined;
     if (id) {
       const h = hash(id);
-      const row = await withPlatform(deps.db, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: h }).first());
+      const row = await withPlatform(deps.platformDb, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: h }).first());
       const now = Date.now();
       if (row && new Date(row.expires_at).getTime() > now && new Date(row.last_seen_at).getTime() + IDLE_MS > now) {
         ctx.state.customer = { caseId: row.case_id, codAzienda: row.cod_azienda, sessionIdHash: h };
         if (now - new Date(row.last_seen_at).getTime() > 60_000) {
-          await withPlatform(deps.db, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: h }).update({ last_seen_at: new Date(now) }));
+          await withPlatform(deps.platformDb, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: h }).update({ last_seen_at: new Date(now) }));
         }
       } else if (row) {
-        await withPlatform(deps.db, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: h }).delete());
+        await withPlatform(deps.platformDb, 'cliente', (trx) => trx('onboarding_sessions').where({ id_hash: h }).delete());
       }
     }
     await next();

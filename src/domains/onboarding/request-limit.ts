@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { withPlatform } from '../../db/tenant';
+import { withPlatform, type PlatformDb } from '../../db/tenant';
 
 export interface RequestLimit { key: string; max: number; windowMinutes: number }
 
@@ -8,7 +7,7 @@ export interface RequestLimit { key: string; max: number; windowMinutes: number 
  * keys of their own) and returns the seconds to wait when any is exceeded, else 0. Public
  * routes that create or send something use it: the answer there cannot depend on who asks.
  */
-export async function countRequest(db: Knex, limits: RequestLimit[]): Promise<number> {
+export async function countRequest(db: PlatformDb, limits: RequestLimit[]): Promise<number> {
   return withPlatform(db, null, async (trx) => {
     let retry = 0;
     for (const l of limits) {

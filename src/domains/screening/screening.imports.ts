@@ -16,7 +16,7 @@ const STALE_MS = 6 * 60 * 60 * 1000;
 export async function startImport(deps: Deps, user: SessionUser) {
   const runId = randomUUID();
   const workflowId = screeningImportWorkflowId(runId);
-  await withPlatform(deps.db, user.username, async (trx) => {
+  await withPlatform(deps.platformDb, user.username, async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(hashtext(?))', ['screening-import-start']);
     const running = await trx('screening_import_runs').where({ status: 'running' }).where('started_at', '>', new Date(Date.now() - STALE_MS)).first('id', 'workflow_id');
     if (running) throw conflict('IMPORT_RUNNING', 'Un\'importazione delle liste è già in corso', { run_id: running.id, workflow_id: running.workflow_id });
@@ -30,7 +30,7 @@ export async function startImport(deps: Deps, user: SessionUser) {
       typedSearchAttributes: recordSearchAttributes({ recordType: SCREENING_IMPORT_RECORD_TYPE, recordId: runId, status: 'running' }),
     });
   } catch (err) {
-    await withPlatform(deps.db, user.username, (trx) => trx('screening_import_runs').where({ id: runId }).update({ status: 'failed', error: String(err), finished_at: new Date() }));
+    await withPlatform(deps.platformDb, user.username, (trx) => trx('screening_import_runs').where({ id: runId }).update({ status: 'failed', error: String(err), finished_at: new Date() }));
     throw err;
   }
   return { run_id: runId, workflow_id: workflowId, workflow_url: deps.temporal.webUiLink(workflowId), status_url: '/api/v1/screening/import/stato' };
