@@ -11,7 +11,7 @@ async function main() {
   const config = loadConfig();
   const { ownerUrl, temporalAddress } = externalAddresses(config);
   const db = createKnex(config.appDatabaseUrl ?? deriveAppUrl(ownerUrl, config.appDbRole, config.appDbPassword));
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger, config });
+  const { worker, connection, sealer } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger, config });
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
   await ensureSchedules(await client.get(), config.temporal.taskQueue);
   await client.close();
@@ -19,6 +19,7 @@ async function main() {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await worker.run();
+  await sealer.stop();
   await connection.close();
   await db.destroy();
 }

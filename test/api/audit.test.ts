@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { waitForSealed } from '../helpers/audit';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 
@@ -105,6 +106,7 @@ describe('audit API and pages', () => {
     const t = await env.createTenant();
     const admin = await env.login(await env.createUser({ tenant: t, roles: ['admin'] }));
     for (let i = 1; i <= 3; i++) await append(t, 'pratica.aggiornata', `P-${i}`, { n: i });
+    await waitForSealed(env.ownerDb, t);
     const ok = await admin.get('/api/audit/verify');
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.ok, true);

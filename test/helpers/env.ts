@@ -93,9 +93,9 @@ async function startTestEnv(): Promise<TestEnv> {
   const temporalServer = await startTemporalDevServer({ port: await freePort() });
   stops.push(() => temporalServer.stop());
   const deps = buildDeps(config, { ownerUrl, temporalAddress: temporalServer.address });
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, logger: deps.logger, config });
+  const { worker, connection, sealer } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, logger: deps.logger, config });
   const workerRun = worker.run();
-  const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await connection.close(); };
+  const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await sealer.stop(); await connection.close(); };
 
   const { app } = createApp(deps);
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });

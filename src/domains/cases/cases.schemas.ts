@@ -76,6 +76,6 @@ export const caseListResponse = z.object({
 export const caseDetailResponse = caseRecordSchema.extend({
   allowed_actions: z.array(z.string()),
   events: z.array(z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: z.string() })),
-  audit: z.array(z.object({ seq: z.number(), action: z.string(), actor: z.string(), occurred_at: z.string(), data: z.record(z.string(), z.unknown()) })),
+  audit: z.array(z.object({ seq: z.number().nullable(), action: z.string(), actor: z.string(), occurred_at: z.string(), data: z.record(z.string(), z.unknown()) })),
   workflow: z.object({ id: z.string(), url: z.string() }),
 });

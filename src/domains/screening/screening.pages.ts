@@ -46,8 +46,8 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
     const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
     const diagram = await stateDiagramSvg(matchMachine, d.stato, { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS });
-    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number; data: Record<string, unknown> }) => ({
-      at: a.occurred_at, actor: a.actor, title: `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
+    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null; data: Record<string, unknown> }) => ({
+      at: a.occurred_at, actor: a.actor, title: a.seq === null ? a.action : `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
     }));
     const options = {
       esito: [{ value: '', label: 'Scegli…' }, ...Object.entries(ESITO_LABELS).map(([value, label]) => ({ value, label }))],
