@@ -3,6 +3,7 @@ import { createCaseActivities } from './case/case.activities';
 import { createNotificationActivities } from './notifications/notification.activities';
 import { createScreeningImportActivities } from './screening/screening-import.activities';
 import { createScreeningBatchActivities } from './screening/screening-batch.activities';
+import { createScreeningRescreenActivities } from './screening/screening-rescreen.activities';
 import { createEsignActivities } from './esign/esign.activities';
 import { createOnboardingActivities } from './onboarding/onboarding.activities';
 
@@ -12,6 +13,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createNotificationActivities(deps),
     ...createScreeningImportActivities(deps),
     ...createScreeningBatchActivities(deps),
+    ...createScreeningRescreenActivities(deps),
     ...createEsignActivities(deps),
     ...createOnboardingActivities(deps),
   };

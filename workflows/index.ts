@@ -2,6 +2,7 @@
 export { caseWorkflow } from './case/case.workflow';
 export { screeningImportWorkflow } from './screening/screening-import.workflow';
 export { screeningBatchWorkflow } from './screening/screening-batch.workflow';
+export { screeningRescreenWorkflow } from './screening/screening-rescreen.workflow';
 export { esignCeremonyWorkflow } from './esign/esign.workflow';
 export { onboardingCaseWorkflow } from './onboarding/onboarding.workflow';
 export { cddReviewWorkflow } from './cdd/cdd-review.workflow';

@@ -57,6 +57,7 @@ export const NAV_SECTIONS: NavSection[] = [
   ] },
   { label: 'Organizzazione', icon: 'building', items: [
     { label: 'Aziende', href: '/organizzazione', roles: ['superadmin'] },
+    { label: 'Importazione liste', href: '/admin/screening/import', roles: ['superadmin'] },
     { label: 'Utenti', href: '/organizzazione/utenti', roles: ['superadmin', 'admin'] },
     { label: 'Configurazione', href: '/organizzazione/configurazione', roles: ['superadmin', 'admin'] },
     { label: 'Registro audit', href: '/audit/eventi', roles: ['superadmin', 'admin', 'co', 'auditor'] },

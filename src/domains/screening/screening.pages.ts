@@ -8,19 +8,19 @@ import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../cases/cases.repo';
 import type { RegisterRoutes } from '../index';
-import { latestRun, runHistory, startImport } from './screening.imports';
+import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
 import {
   ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
-  REJECTION_MESSAGES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
+  REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
 } from './screening.labels';
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, listMatchesQuery, resolveSchema } from './screening.schemas';
 
-const IMPORTERS: Role[] = ['admin', 'co'];
 const DELETERS: Role[] = ['admin', 'co'];
 const labels = {
   stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
   importStatus: IMPORT_STATUS_LABELS, importTone: IMPORT_STATUS_TONES, listStatus: LIST_STATUS_LABELS, trigger: TRIGGER_LABELS,
+  rescreenStatus: RESCREEN_STATUS_LABELS, rescreenTone: RESCREEN_STATUS_TONES,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
@@ -102,10 +102,11 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     render(ctx, views, 'screening/dashboard.njk', { d, run, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
   });
 
-  router.get('/admin/screening/import', requireRoles(...STAFF_READ), async (ctx) => {
-    const run = await tx(ctx, (trx) => latestRun(deps, trx));
-    const history = await tx(ctx, (trx) => runHistory(deps, trx, 20, 0));
-    render(ctx, views, 'screening/import.njk', { run, history, labels, canImport: hasRole(ctx.state.user, IMPORTERS) }, { fragment: 'screening/_import_progress.njk' });
+  router.get('/admin/screening/import', requireRoles(...IMPORT_READERS), async (ctx) => {
+    const { run, rescreen } = await inImportScope(deps, ctx, (trx) => importStatus(deps, trx));
+    const history = await inImportScope(deps, ctx, (trx) => runHistory(deps, trx, 20, 0));
+    const platform = hasRole(ctx.state.user, IMPORTERS);
+    render(ctx, views, 'screening/import.njk', { run, rescreen, history, labels, canImport: platform, platform }, { fragment: 'screening/_import_progress.njk' });
   });
 
   router.post('/admin/screening/import', requireRoles(...IMPORTERS), async (ctx) => {

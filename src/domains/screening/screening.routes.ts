@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STAFF_READ, STAFF_WRITE, type Role } from '../auth/roles';
+import { STAFF_READ, STAFF_WRITE } from '../auth/roles';
 import { withTenant } from '../../db/tenant';
 import { apiRoute } from '../../http/api-route';
 import { tenantOf } from '../../http/auth';
@@ -10,12 +10,11 @@ import {
   INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchProgressQuery, screeningBatchWorkflowId, type ScreeningBatchInput,
 } from '../../../workflows/screening/screening.contract';
 import type { RegisterRoutes } from '../index';
-import { latestRun, runHistory, startImport } from './screening.imports';
+import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, runHistory, startImport } from './screening.imports';
 import { assignMatch, dashboard, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, batchSchema, historyQuery, listMatchesQuery, resolveSchema, subjectSchema, walletSchema } from './screening.schemas';
 import { screenStoredSubject, screenSubjects, screenWallet } from './screening.service';
 
-const IMPORTERS: Role[] = ['admin', 'co'];
 const tag = 'Screening';
 const legacy = 'Sanctions (legacy)';
 
@@ -114,18 +113,18 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps, openapi 
 
   for (const [path, t] of [['/api/v1/screening/import', tag], ['/api/sanctions/lists/import', legacy], ['/api/v1/admin/screening/imports/trigger', tag]] as const) {
     apiRoute(router, openapi, {
-      method: 'POST', path, summary: 'Avvia l\'importazione delle liste', tag: t, roles: IMPORTERS, status: 202,
+      method: 'POST', path, summary: 'Avvia l\'importazione delle liste e la nuova verifica dei soggetti di ogni azienda (solo superamministratore)', tag: t, roles: IMPORTERS, status: 202,
       handler: (ctx) => startImport(deps, user(ctx)),
     });
   }
 
   apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione', tag, roles: STAFF_READ,
-    handler: (ctx) => tx(ctx, async (trx) => ({ run: await latestRun(deps, trx) })),
+    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione e avanzamento della nuova verifica per azienda', tag, roles: IMPORT_READERS,
+    handler: (ctx) => inImportScope(deps, ctx, (trx) => importStatus(deps, trx)),
   });
 
   apiRoute(router, openapi, {
-    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, roles: STAFF_READ, query: historyQuery,
-    handler: (ctx, { query }) => tx(ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
+    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, roles: IMPORT_READERS, query: historyQuery,
+    handler: (ctx, { query }) => inImportScope(deps, ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
   });
 };
