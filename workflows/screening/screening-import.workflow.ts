@@ -21,7 +21,7 @@ const heavy = proxyActivities<Acts>({
  * Every tenant's re-screen, a child workflow each, a few at a time. A tenant that fails does
  * not stop the others; the run fails at the end, naming them.
  */
-async function rescreenTenants(runId: string, versionIds: number[], tenants: string[]): Promise<number> {
+async function rescreenTenants(runId: string, versionIds: number[], tenants: string[], pageSize?: number): Promise<number> {
   const queue = [...tenants];
   const failed: string[] = [];
   let matchesCreated = 0;
@@ -29,7 +29,7 @@ async function rescreenTenants(runId: string, versionIds: number[], tenants: str
     for (let codAzienda = queue.shift(); codAzienda !== undefined; codAzienda = queue.shift()) {
       try {
         const r = await executeChild(screeningRescreenWorkflow, {
-          workflowId: screeningRescreenWorkflowId(codAzienda, runId), args: [{ runId, codAzienda, versionIds }],
+          workflowId: screeningRescreenWorkflowId(codAzienda, runId), args: [{ runId, codAzienda, versionIds, pageSize }],
         });
         matchesCreated += r.matchesCreated;
       } catch (err) {
@@ -61,7 +61,7 @@ export async function screeningImportWorkflow(input: ScreeningImportInput): Prom
     const versionIds = results.filter((r) => !r.skipped && r.versionId !== null && r.added + r.modified > 0).map((r) => r.versionId!);
     let matchesCreated: number;
     if (patched('screening-rescreen-per-tenant')) {
-      matchesCreated = await rescreenTenants(runId, versionIds, await short.planRescreen({ runId, versionIds }));
+      matchesCreated = await rescreenTenants(runId, versionIds, await short.planRescreen({ runId, versionIds }), input.rescreenPageSize);
     } else {
       // Histories from before the per-tenant children: one activity that pages through all tenants.
       ({ matchesCreated } = await heavy.rescreenAfterImport({ runId, versionIds }));

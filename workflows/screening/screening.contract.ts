@@ -53,6 +53,8 @@ export interface ScreeningImportInput {
   runId?: string;
   trigger: ImportTrigger;
   requestedBy?: string;
+  /** Subjects per page of the re-screen that follows (RESCREEN_PAGE_SIZE when absent). */
+  rescreenPageSize?: number;
 }
 
 export interface ListImportResult {
