@@ -79,7 +79,9 @@ describe('re-screen after an import: per tenant, page by page, exactly once unde
         if (p.codAzienda === crashMidPage && p.after !== null && attempt === 1) {
           let screened = 0;
           return rescreenTenantPage(env.deps.db, p, {
-            progress: () => { if (++screened === 2) { injected.push('crash-mid-page'); throw new Error('crash in the middle of a page'); } },
+            progress: (d) => {
+              if (d.after !== p.after && ++screened === 2) { injected.push('crash-mid-page'); throw new Error('crash in the middle of a page'); }
+            },
           });
         }
         if (p.codAzienda === failBeforeWork && attempt === 1) {

@@ -9,8 +9,9 @@ import {
 type Acts = ReturnType<typeof createScreeningRescreenActivities>;
 
 // A page is a few seconds of work; the heartbeat notices a lost worker long before the timeout.
+// It allows a minute: a worker's first page builds the screener over the delta (seconds, in one go).
 const pages = proxyActivities<Acts>({
-  startToCloseTimeout: '5 minutes', heartbeatTimeout: '30 seconds',
+  startToCloseTimeout: '5 minutes', heartbeatTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 const short = proxyActivities<Acts>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });

@@ -69,6 +69,7 @@ export interface PageHooks {
 export async function rescreenTenantPage(db: Knex, p: {
   runId: string; codAzienda: string; versionIds: number[]; after: string | null; pageSize: number;
 }, hooks: PageHooks = {}): Promise<RescreenPageResult> {
+  hooks.progress?.({ after: p.after ?? '' });
   const screener = await getDeltaScreener(db, p.versionIds);
   return withTenant(db, { codAzienda: p.codAzienda, actor: RESCREEN_ACTOR }, async (trx) => {
     // An attempt that timed out may still be running: the next one waits for it to end.
