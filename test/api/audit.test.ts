@@ -24,6 +24,8 @@ describe('audit API and pages', () => {
     await append(tenant, 'pratica.chiusa', 'P-1', { esito: 'ok' }, 'luigi.verdi');
     await append(tenant, 'pratica.aperta', 'P-2');
     await append(other, 'pratica.aperta', 'P-SEGRETA');
+    // These tests read seq: wait for the worker's sealer (unsealed events are audit-sealer.test.ts's).
+    await waitForSealed(env.ownerDb, tenant);
   });
 
   it('lists the tenant\'s events newest first, with filters and pagination', async () => {
