@@ -103,8 +103,7 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   });
 
   router.get('/admin/screening/import', requireRoles(...IMPORT_READERS), async (ctx) => {
-    const { run, rescreen } = await inImportScope(deps, ctx, (trx) => importStatus(deps, trx));
-    const history = await inImportScope(deps, ctx, (trx) => runHistory(deps, trx, 20, 0));
+    const { run, rescreen, history } = await inImportScope(deps, ctx, async (trx) => ({ ...await importStatus(deps, trx), history: await runHistory(deps, trx, 20, 0) }));
     const platform = hasRole(ctx.state.user, IMPORTERS);
     render(ctx, views, 'screening/import.njk', { run, rescreen, history, labels, canImport: platform, platform }, { fragment: 'screening/_import_progress.njk' });
   });
