@@ -41,7 +41,7 @@ async function main() {
     await infra.stop().catch(() => undefined);
     throw err;
   }
-  const { worker, connection } = started;
+  const { worker, connection, sealer } = started;
   const workerRun = worker.run();
   const { app, services } = createApp(deps);
   const purge = purgeSessionsPeriodically(services.sessions);
@@ -61,6 +61,7 @@ async function main() {
     server.close();
     worker.shutdown();
     await workerRun.catch(() => undefined);
+    await sealer.stop();
     await connection.close();
     await closeDeps(deps);
     await owner.destroy();

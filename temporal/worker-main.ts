@@ -13,7 +13,7 @@ async function main() {
   const { ownerUrl, temporalAddress } = externalAddresses(config);
   const { db, platformDb } = buildDbPools(config, ownerUrl);
   await checkTenantKeyAtStart(db, (err) => logger.warn({ err }, 'database not reachable at start: tenant-context key not checked'));
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, platformDb, logger, config });
+  const { worker, connection, sealer } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, platformDb, logger, config });
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
   await ensureSchedules(await client.get(), config.temporal.taskQueue);
   await client.close();
@@ -21,6 +21,7 @@ async function main() {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   await worker.run();
+  await sealer.stop();
   await connection.close();
   await db.destroy();
   await platformDb.destroy();

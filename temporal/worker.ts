@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createActivities } from '../activities';
 import type { Config, TemporalConfig } from '../src/config';
 import type { PlatformDb } from '../src/db/tenant';
+import { startAuditSealer, type AuditSealer } from '../src/domains/audit';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
 
@@ -16,7 +17,8 @@ function quietRuntime() {
 
 type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
 
-export interface WorkerHandle { worker: Worker; connection: NativeConnection }
+/** The sealer chains the audit events the activities and the web process write; stop it before closing the database. */
+export interface WorkerHandle { worker: Worker; connection: NativeConnection; sealer: AuditSealer }
 
 export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; platformDb: PlatformDb; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
   quietRuntime();
@@ -35,5 +37,5 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
     workflowBundle: await workflowBundle(),
     activities: createActivities({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger, config: opts.config }),
   });
-  return { worker, connection };
+  return { worker, connection, sealer: startAuditSealer({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger }) };
 }

@@ -1,11 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
-import { withPlatform, withTenant } from '../../src/db/tenant';
+import { withPlatform } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
-import { readThresholds, screenSubject, type SubjectRow } from '../../src/domains/screening/screening.engine';
 import { listSources, sanctionsDataDir, sourceHash } from '../../src/domains/screening/screening.sources';
-import { changedEntries, latestVersions, storeListVersion } from '../../src/domains/screening/screening.store';
-import { Screener } from '../../src/domains/screening/lib/match/screener';
+import { latestVersions, storeListVersion } from '../../src/domains/screening/screening.store';
 import type { ImportTrigger, ListImportResult } from '../../workflows/screening/screening.contract';
 import type { ActivityDeps } from '../deps';
 
@@ -19,8 +17,8 @@ async function patchProgress(trx: Knex.Transaction, runId: string, list: string,
 }
 
 /**
- * The import workflow's steps. Lists are platform data, so these run in platform scope;
- * the re-screen then works tenant by tenant, each in its own transaction under RLS.
+ * The import workflow's steps. Lists are platform data, so these run in platform scope; the
+ * re-screen that follows is screening-rescreen.activities.ts, tenant by tenant under RLS.
  */
 export function createScreeningImportActivities({ db, platformDb, logger }: ActivityDeps) {
   return {
@@ -72,41 +70,12 @@ export function createScreeningImportActivities({ db, platformDb, logger }: Acti
       });
     },
 
-    /**
-     * Screens every tenant's subjects against the entries these versions added or changed,
-     * only: unchanged entries were screened before and cannot raise anything new.
-     */
-    async rescreenAfterImport(p: { runId: string; versionIds: number[] }): Promise<{ subjects: number; matchesCreated: number }> {
-      await withPlatform(platformDb, ACTOR, (trx) => trx.raw(
-        "update screening_import_runs set progress = jsonb_set(progress, '{phase}', '\"rescreen\"') where id = ?", [p.runId]));
-      const delta = await changedEntries(db, p.versionIds);
-      let subjects = 0, matchesCreated = 0;
-      if (delta.length) {
-        const screener = new Screener(delta);
-        const tenants = await withPlatform(platformDb, ACTOR, (trx) =>
-          trx('screening_subjects').distinct('cod_azienda').pluck('cod_azienda')) as string[];
-        for (const codAzienda of tenants) {
-          await withTenant(db, { codAzienda, actor: ACTOR }, async (trx) => {
-            const thresholds = await readThresholds(trx, codAzienda);
-            const rows = await trx('screening_subjects').select('*') as SubjectRow[];
-            for (const subject of rows) {
-              const r = await screenSubject(trx, { codAzienda, subject, screener, thresholds, actor: ACTOR, importRunId: p.runId });
-              matchesCreated += r.created.length;
-            }
-            subjects += rows.length;
-          });
-        }
-      }
-      await withPlatform(platformDb, ACTOR, (trx) => trx.raw(
-        "update screening_import_runs set matches_created = ?, progress = progress || jsonb_build_object('rescreen', jsonb_build_object('entries', ?::int, 'subjects', ?::int, 'matches', ?::int)) where id = ?",
-        [matchesCreated, delta.length, subjects, matchesCreated, p.runId]));
-      return { subjects, matchesCreated };
-    },
-
     async finishScreeningImport(p: { runId: string; status: 'completed' | 'failed'; error?: string }): Promise<void> {
       await withPlatform(platformDb, ACTOR, async (trx) => {
         await trx('screening_import_runs').where({ id: p.runId }).update({
           status: p.status, error: p.error ?? null, finished_at: new Date(),
+          // What every tenant's re-screen recorded, retries included exactly once.
+          matches_created: trx('screening_rescreens').where({ run_id: p.runId }).select(trx.raw('coalesce(sum(matches_created), 0)::int')),
           progress: trx.raw("jsonb_set(progress, '{phase}', to_jsonb(?::text))", [p.status]),
         });
         await appendAudit(trx, {

@@ -128,7 +128,7 @@ describe('admin access rules', () => {
     assert.equal(saved.status, 302);
     assert.equal(saved.headers.get('location'), `/organizzazione/configurazione?cod_azienda=${other}`);
     assert.equal((await env.ownerDb('settings').where({ cod_azienda: other, chiave: 'cdd.review_years_high' }).first()).valore, 2);
-    const audit = await env.ownerDb('audit_events').where({ cod_azienda: other, action: 'setting.updated' }).orderBy('seq');
+    const audit = await env.ownerDb('audit_events').where({ cod_azienda: other, action: 'setting.updated' }).orderBy('id');
     assert.deepEqual(audit.map((a: { entity_id: string }) => a.entity_id), ['screening.four_eyes', 'cdd.review_years_high']);
   });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { waitForSealed } from '../helpers/audit';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 
@@ -23,6 +24,8 @@ describe('audit API and pages', () => {
     await append(tenant, 'pratica.chiusa', 'P-1', { esito: 'ok' }, 'luigi.verdi');
     await append(tenant, 'pratica.aperta', 'P-2');
     await append(other, 'pratica.aperta', 'P-SEGRETA');
+    // These tests read seq: wait for the worker's sealer (unsealed events are audit-sealer.test.ts's).
+    await waitForSealed(env.ownerDb, tenant);
   });
 
   it('lists the tenant\'s events newest first, with filters and pagination', async () => {
@@ -105,6 +108,7 @@ describe('audit API and pages', () => {
     const t = await env.createTenant();
     const admin = await env.login(await env.createUser({ tenant: t, roles: ['admin'] }));
     for (let i = 1; i <= 3; i++) await append(t, 'pratica.aggiornata', `P-${i}`, { n: i });
+    await waitForSealed(env.ownerDb, t);
     const ok = await admin.get('/api/audit/verify');
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.ok, true);

@@ -17,7 +17,7 @@ describe('screening API', function () {
   this.timeout(180_000);
   let env: TestEnv;
   let tenant: string;
-  let analyst: TestClient, analyst2: TestClient, co: TestClient, viewer: TestClient, outsider: TestClient;
+  let analyst: TestClient, analyst2: TestClient, co: TestClient, viewer: TestClient, outsider: TestClient, platform: TestClient;
   let analystUser: TestUser;
   let dataDir: string;
   const previousDir = process.env.SANCTIONS_DATA_DIR;
@@ -38,7 +38,8 @@ describe('screening API', function () {
       env.createUser({ tenant, roles: ['viewer'] }).then((u) => env.login(u)),
       env.createUser({ tenant: other, roles: ['co', 'analyst'] }).then((u) => env.login(u)),
     ]);
-    const r = await co.post('/api/v1/screening/import', {});
+    platform = await env.login(await env.createUser({ tenant: null, roles: ['superadmin'] }));
+    const r = await platform.post('/api/v1/screening/import', {});
     assert.equal(r.status, 202, r.text);
     await env.temporal.workflow.getHandle(r.body.workflow_id).result();
   });
@@ -70,14 +71,25 @@ describe('screening API', function () {
     const storico = await viewer.get('/api/v1/screening/import/storico');
     assert.equal(storico.status, 200);
     assert.ok(storico.body.items.some((i: { id: string }) => i.id === stato.body.run.id));
-    // Only admin and co may import, on every name of the route.
+    // An import re-screens every tenant: platform work, for the superadmin only, on every name of the route.
+    const admin = await env.login(await env.createUser({ tenant, roles: ['admin'] }));
     for (const path of ['/api/v1/screening/import', '/api/sanctions/lists/import', '/api/v1/admin/screening/imports/trigger']) {
-      assert.equal((await analyst.post(path, {})).status, 403, path);
+      for (const client of [analyst, co, admin]) assert.equal((await client.post(path, {})).status, 403, path);
     }
+    assert.equal((await co.submitForm('/admin/screening/import', {}, '/admin/screening/import')).status, 403, 'nor through the page');
+    const page = await co.get('/admin/screening/import', { accept: 'text/html' });
+    assert.equal(page.status, 200);
+    assert.doesNotMatch(page.text, /id="form-import"/, 'a tenant\'s officer follows imports but cannot start one');
+    const platformPage = await platform.get('/admin/screening/import', { accept: 'text/html' });
+    assert.equal(platformPage.status, 200, 'the superadmin needs no tenant to follow imports');
+    assert.match(platformPage.text, /id="form-import"/);
+    const platformStato = await platform.get('/api/v1/screening/import/stato');
+    assert.equal(platformStato.status, 200, platformStato.text);
+    assert.equal(platformStato.body.run.id, stato.body.run.id);
   });
 
   it('a second import of unchanged files stores no new version (legacy route)', async () => {
-    const r = await co.post('/api/sanctions/lists/import', {});
+    const r = await platform.post('/api/sanctions/lists/import', {});
     assert.equal(r.status, 202, r.text);
     const res = await env.temporal.workflow.getHandle(r.body.workflow_id).result() as { lists: { skipped: boolean }[] };
     assert.ok(res.lists.every((l) => l.skipped));
@@ -121,6 +133,11 @@ describe('screening API', function () {
     assert.equal(r.body.subject.cod_anagrafe, 'ANA-77');
     assert.ok(r.body.hits.length > 0);
     assert.equal((await outsider.post('/api/sanctions/screen/ANA-77', {})).status, 404, 'another tenant\'s subject');
+    // The tenant's compliance officer re-screens its own subjects; a viewer may not.
+    const byCo = await co.post('/api/sanctions/screen/ANA-77', {});
+    assert.equal(byCo.status, 200, byCo.text);
+    assert.equal(byCo.body.subject.id, r.body.subject.id);
+    assert.equal((await viewer.post('/api/sanctions/screen/ANA-77', {})).status, 403);
   });
 
   it('batch-screen: inline up to 50, a workflow above', async () => {

@@ -99,9 +99,9 @@ async function startTestEnv(): Promise<TestEnv> {
   stops.push(() => temporalServer.stop());
   const deps = buildDeps(config, { ownerUrl, temporalAddress: temporalServer.address });
   await assertTenantKeyAccepted(deps.db);
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, platformDb: deps.platformDb, logger: deps.logger, config });
+  const { worker, connection, sealer } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, platformDb: deps.platformDb, logger: deps.logger, config });
   const workerRun = worker.run();
-  const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await connection.close(); };
+  const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await sealer.stop(); await connection.close(); };
 
   const { app, routes, router } = createApp(deps);
   const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });

@@ -45,7 +45,7 @@ describe('case activities', function () {
     const row = await env.ownerDb('cases').where({ id: caseId }).first();
     assert.equal(row.stato, 'escalated');
     assert.equal(row.overdue, true);
-    const audit = await env.ownerDb('audit_events').where({ entity_type: 'case', entity_id: caseId }).orderBy('seq');
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'case', entity_id: caseId }).orderBy('id');
     assert.deepEqual(audit.map((a) => a.action), ['case.create', 'case.escalate', 'case.overdue']);
     const events = await env.ownerDb('case_events').where({ case_id: caseId });
     assert.equal(events.length, 3);

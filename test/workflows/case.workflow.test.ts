@@ -99,7 +99,7 @@ describe('case workflow (dev server)', function () {
     assert.equal(row.stato, 'closed');
     assert.equal(row.esito, 'archiviato');
     assert.equal(row.closed_by, co.cod_utente);
-    const actions = (await env.ownerDb('audit_events').where({ entity_type: 'case', entity_id: caseId }).orderBy('seq')).map((a) => a.action);
+    const actions = (await env.ownerDb('audit_events').where({ entity_type: 'case', entity_id: caseId }).orderBy('id')).map((a) => a.action);
     assert.deepEqual(actions, ['case.create', 'case.add-event', 'case.escalate', 'case.close', 'case.reopen', 'case.close', 'case.complete-closure']);
     const events = await env.ownerDb('case_events').where({ case_id: caseId });
     assert.equal(events.length, 7, 'one case event per step (opening included), none for rejected updates');

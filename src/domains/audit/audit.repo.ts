@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { AuditRow, ChainVerification } from './audit.chain';
+import { CHAIN_ORDER_DESC, type AuditRow, type ChainVerification } from './audit.chain';
 
 export const AUDIT_COLUMNS = ['id', 'cod_azienda', 'seq', 'occurred_at', 'actor', 'action', 'entity_type', 'entity_id', 'data', 'prev_hash', 'hash'] as const;
 
@@ -24,15 +24,16 @@ export type AuditEventsQuery = z.infer<typeof auditEventsQuery>;
 export const auditEventSchema = z.object({
   id: z.number().int(),
   cod_azienda: z.string(),
-  seq: z.number().int(),
+  /** Place in the tenant's chain; null (with prev_hash and hash) for an event not sealed yet. */
+  seq: z.number().int().nullable(),
   occurred_at: z.iso.datetime(),
   actor: z.string(),
   action: z.string(),
   entity_type: z.string(),
   entity_id: z.string(),
   data: z.record(z.string(), z.unknown()),
-  prev_hash: z.string(),
-  hash: z.string(),
+  prev_hash: z.string().nullable(),
+  hash: z.string().nullable(),
 });
 
 export const auditEventListResponse = z.object({
@@ -48,17 +49,22 @@ export const auditVerifyResponse = z.object({
   cod_azienda: z.string(),
   ok: z.boolean(),
   checked: z.number().int(),
+  /** Events written but not sealed into the chain yet. */
+  unsealed: z.number().int(),
   /** seq of the first event whose link does not hold; null when the chain is intact. */
   firstBroken: z.number().int().nullable(),
-  reason: z.enum(['hash_mismatch', 'prev_hash_mismatch', 'seq_gap']).nullable(),
+  /** 'unsealed': events left unsealed for longer than the grace period (the sealer is not running). */
+  reason: z.enum(['hash_mismatch', 'prev_hash_mismatch', 'seq_gap', 'unsealed']).nullable(),
   broken_event_id: z.number().int().nullable(),
+  /** How many events are unsealed past the grace period. */
+  stale_unsealed: z.number().int(),
   verified_at: z.iso.datetime(),
 });
 
 export type AuditFilters = Omit<AuditEventsQuery, 'cod_azienda'>;
 
 /**
- * Events of one chain, newest first. The explicit cod_azienda filter keeps the index in
+ * Events of one chain, newest first (unsealed events, the newest, before the sealed ones). The explicit cod_azienda filter keeps the index in
  * use; RLS (the transaction's tenant) is what guarantees no other tenant's row is read.
  */
 export async function listAuditEvents(trx: Knex.Transaction, chain: string, f: AuditFilters) {
@@ -70,7 +76,7 @@ export async function listAuditEvents(trx: Knex.Transaction, chain: string, f: A
   if (f.from) q.andWhere('occurred_at', '>=', new Date(f.from));
   if (f.to) q.andWhere('occurred_at', '<=', new Date(f.to));
   const [{ total }] = await q.clone().count<{ total: number }[]>({ total: '*' });
-  const items = (await q.clone().orderBy('seq', 'desc').limit(f.limit).offset(f.offset).select(...AUDIT_COLUMNS)) as AuditRow[];
+  const items = (await q.clone().orderByRaw(CHAIN_ORDER_DESC).limit(f.limit).offset(f.offset).select(...AUDIT_COLUMNS)) as AuditRow[];
   return { items, total: Number(total), limit: f.limit, offset: f.offset };
 }
 
@@ -86,9 +92,11 @@ export function verificationReport(v: ChainVerification) {
     cod_azienda: v.cod_azienda,
     ok: v.ok,
     checked: v.checked,
+    unsealed: v.unsealed,
     firstBroken: v.firstBroken?.seq ?? null,
-    reason: v.firstBroken?.reason ?? null,
-    broken_event_id: v.firstBroken?.id ?? null,
+    reason: v.firstBroken?.reason ?? (v.staleUnsealed ? 'unsealed' as const : null),
+    broken_event_id: v.firstBroken?.id ?? v.staleUnsealed?.id ?? null,
+    stale_unsealed: v.staleUnsealed?.count ?? 0,
     verified_at: new Date().toISOString(),
   };
 }

@@ -1,3 +1,4 @@
 // The audit area's public surface: every area records its changes through appendAudit,
 // in the same transaction as the change.
-export { appendAudit, verifyAuditChain, PLATFORM_CHAIN, type AuditInput, type AuditRow, type ChainVerification } from './audit.chain';
+export { appendAudit, verifyAuditChain, CHAIN_ORDER, PLATFORM_CHAIN, type AuditInput, type AuditRow, type ChainVerification } from './audit.chain';
+export { startAuditSealer, type AuditSealer } from './audit.sealer';

@@ -72,7 +72,7 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     const diagram = await stateDiagramSvg(caseMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
     const timelineItems = [
       ...d.events.map((e: { tipo: string; testo: string; actor: string; created_at: Date }) => ({ at: e.created_at, actor: e.actor, title: EVENTO_LABELS[e.tipo] ?? e.tipo, text: e.testo, tone: e.tipo === 'scadenza' ? 'red' : e.tipo === 'transizione' ? 'blue' : 'secondary' })),
-      ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number }) => ({ at: a.occurred_at, actor: a.actor, title: `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
+      ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null }) => ({ at: a.occurred_at, actor: a.actor, title: a.seq === null ? `Registro audit: ${a.action}` : `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
     ].sort((x, y) => new Date(x.at).getTime() - new Date(y.at).getTime());
     const simpleActions = d.allowed_actions.filter((a) => SIMPLE[a]).map((a) => ({
       action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant,

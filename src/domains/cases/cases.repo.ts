@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { CHAIN_ORDER } from '../audit';
 import { getSetting } from '../admin';
 import type { CaseStatus } from '../../../workflows/case/case.machine';
 import type { ListCasesQuery } from './cases.schemas';
@@ -66,7 +67,7 @@ export async function caseEvents(trx: Knex.Transaction, id: string) {
 }
 
 export async function caseAudit(trx: Knex.Transaction, id: string) {
-  return trx('audit_events').where({ entity_type: 'case', entity_id: id }).orderBy('seq')
+  return trx('audit_events').where({ entity_type: 'case', entity_id: id }).orderByRaw(CHAIN_ORDER)
     .select('seq', 'action', 'actor', 'occurred_at', 'data');
 }
 

@@ -85,6 +85,6 @@ export const caseWriteResponse = caseRecordSchema.extend({
 export const caseDetailResponse = caseRecordSchema.extend({
   allowed_actions: z.array(z.string()),
   events: z.array(caseEventRecord),
-  audit: z.array(z.object({ seq: z.number(), action: z.string(), actor: z.string(), occurred_at: z.string(), data: z.record(z.string(), z.unknown()) })),
+  audit: z.array(z.object({ seq: z.number().nullable(), action: z.string(), actor: z.string(), occurred_at: z.string(), data: z.record(z.string(), z.unknown()) })),
   workflow: z.object({ id: z.string(), url: z.string() }),
 });

@@ -33,7 +33,7 @@ const detailResponse = listItem.omit({ risk_score: true, risk_classe: true, pep:
   screening: record.nullable(), risk: record.nullable(), travel_rule: record,
   ceremonies: z.array(z.object({ id: z.string(), stato: z.string(), scopo: z.string().nullable() }).loose()),
   allowed_actions: z.array(z.string()),
-  timeline: z.array(z.object({ seq: z.number(), action: z.string(), actor: z.string(), occurred_at: when, entity_type: z.string(), entity_id: z.string(), data: record })),
+  timeline: z.array(z.object({ seq: z.number().nullable(), action: z.string(), actor: z.string(), occurred_at: when, entity_type: z.string(), entity_id: z.string(), data: record })),
   workflow: z.object({ id: z.string(), url: z.string() }),
 }).loose();
 

@@ -9,7 +9,7 @@ import { SUBJECT_TYPES, type OnboardingTransitionArgs, type SubjectType } from '
 import {
   ONBOARDING_STATES, onboardingMachine, walletMachine, type OnboardingAction, type OnboardingStatus, type WalletStatus,
 } from '../../../workflows/onboarding/onboarding.machine';
-import { appendAudit } from '../audit';
+import { appendAudit, CHAIN_ORDER } from '../audit';
 import { isUuid } from '../../kit/ids';
 import { countryName, EU_HIGH_RISK } from './countries';
 import { DocumentStore } from './document-store';
@@ -148,7 +148,7 @@ export async function onboardingDetail(deps: Deps, codAzienda: string, user: Ses
     const titolari = asArray(row.ubo, 'titolari');
     const ownerName = new Map(titolari.map((t) => [String(t.id), fullName(t)]));
     const related = [id, ...docs.map((d: { id: string }) => d.id), ...wallets.map((w: { id: string }) => w.id), ...ceremonies.map((c: { id: string }) => c.id)];
-    const timeline: TimelineEvent[] = await trx('audit_events').where({ cod_azienda: codAzienda }).whereIn('entity_id', related).orderBy('seq').limit(1000)
+    const timeline: TimelineEvent[] = await trx('audit_events').where({ cod_azienda: codAzienda }).whereIn('entity_id', related).orderByRaw(CHAIN_ORDER).limit(1000)
       .select('seq', 'action', 'actor', 'occurred_at', 'entity_type', 'entity_id', 'data');
     const allowed = allowedActions(onboardingMachine, row.stato, staffActor(user), { approved_by: row.approved_by });
     const travelRule = row.travel_rule ?? {};
@@ -193,7 +193,7 @@ export async function onboardingDetail(deps: Deps, codAzienda: string, user: Ses
   });
 }
 export type OnboardingDetail = Awaited<ReturnType<typeof onboardingDetail>>;
-export interface TimelineEvent { seq: number; action: string; actor: string; occurred_at: Date; entity_type: string; entity_id: string; data: Record<string, unknown> }
+export interface TimelineEvent { seq: number | null; action: string; actor: string; occurred_at: Date; entity_type: string; entity_id: string; data: Record<string, unknown> }
 
 export type ReviewAction = Extract<OnboardingAction, 'approve' | 'complete-approval' | 'reject' | 'request-info' | 'wallet-verify' | 'wallet-revoke'>;
 

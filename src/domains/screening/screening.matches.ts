@@ -4,7 +4,7 @@ import { withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
 import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
 import { getSetting } from '../admin';
-import { appendAudit } from '../audit';
+import { appendAudit, CHAIN_ORDER } from '../audit';
 import { allowedActions, checkTransition } from '../../../workflows/lib/machine';
 import { matchMachine, type MatchAction, type MatchEsito, type MatchStatus } from '../../../workflows/screening/screening.machine';
 import { subjectKey, type SubjectRow } from './screening.engine';
@@ -79,7 +79,7 @@ export async function matchDetail(deps: Deps, codAzienda: string, user: SessionU
     // One query at a time: a transaction is one connection.
     const subject = await trx('screening_subjects').where({ id: row.subject_id }).first() as SubjectRow;
     const entry = await getEntry(trx, row.list_name, row.entry_id);
-    const audit = await trx('audit_events').where({ entity_type: 'screening_match', entity_id: id }).orderBy('seq').select('seq', 'action', 'actor', 'occurred_at', 'data');
+    const audit = await trx('audit_events').where({ entity_type: 'screening_match', entity_id: id }).orderByRaw(CHAIN_ORDER).select('seq', 'action', 'actor', 'occurred_at', 'data');
     const fourEyes = await getSetting(trx, 'screening.four_eyes', codAzienda);
     return {
       ...row, score: Number(row.score), subject, entry: entry ?? null, audit,

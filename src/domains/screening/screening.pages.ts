@@ -8,20 +8,20 @@ import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../../kit/users';
 import type { RegisterRoutes } from '../../kit/area';
-import { latestRun, runHistory, startImport } from './screening.imports';
+import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
 import {
   ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
-  REJECTION_MESSAGES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
+  REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
 } from './screening.labels';
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, listMatchesQuery, resolveSchema } from './screening.schemas';
 import { staff } from '../../kit/access';
 
-const IMPORTERS: Role[] = ['admin', 'co'];
 const DELETERS: Role[] = ['admin', 'co'];
 const labels = {
   stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
   importStatus: IMPORT_STATUS_LABELS, importTone: IMPORT_STATUS_TONES, listStatus: LIST_STATUS_LABELS, trigger: TRIGGER_LABELS,
+  rescreenStatus: RESCREEN_STATUS_LABELS, rescreenTone: RESCREEN_STATUS_TONES,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
@@ -47,8 +47,8 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
     const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
     const diagram = await stateDiagramSvg(matchMachine, d.stato, { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS });
-    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number; data: Record<string, unknown> }) => ({
-      at: a.occurred_at, actor: a.actor, title: `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
+    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null; data: Record<string, unknown> }) => ({
+      at: a.occurred_at, actor: a.actor, title: a.seq === null ? a.action : `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
     }));
     const options = {
       esito: [{ value: '', label: 'Scegli…' }, ...Object.entries(ESITO_LABELS).map(([value, label]) => ({ value, label }))],
@@ -103,10 +103,10 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     render(ctx, views, 'screening/dashboard.njk', { d, run, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
   });
 
-  router.get('/admin/screening/import', staff(STAFF_READ), async (ctx) => {
-    const run = await tx(ctx, (trx) => latestRun(deps, trx));
-    const history = await tx(ctx, (trx) => runHistory(deps, trx, 20, 0));
-    render(ctx, views, 'screening/import.njk', { run, history, labels, canImport: hasRole(ctx.state.user, IMPORTERS) }, { fragment: 'screening/_import_progress.njk' });
+  router.get('/admin/screening/import', staff(IMPORT_READERS), async (ctx) => {
+    const { run, rescreen, history } = await inImportScope(deps, ctx, async (trx) => ({ ...await importStatus(deps, trx), history: await runHistory(deps, trx, 20, 0) }));
+    const platform = hasRole(ctx.state.user, IMPORTERS);
+    render(ctx, views, 'screening/import.njk', { run, rescreen, history, labels, canImport: platform, platform }, { fragment: 'screening/_import_progress.njk' });
   });
 
   router.post('/admin/screening/import', staff(IMPORTERS), async (ctx) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STAFF_READ, STAFF_WRITE, type Role } from '../../kit/roles';
+import { STAFF_READ, STAFF_WRITE } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
 
 import { tenantOf } from '../../http/auth';
@@ -10,13 +10,12 @@ import {
   INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchProgressQuery, screeningBatchWorkflowId, type ScreeningBatchInput,
 } from '../../../workflows/screening/screening.contract';
 import type { RegisterRoutes } from '../../kit/area';
-import { latestRun, runHistory, startImport } from './screening.imports';
+import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, runHistory, startImport } from './screening.imports';
 import { assignMatch, dashboard, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, batchSchema, historyQuery, listMatchesQuery, resolveSchema, subjectSchema, walletSchema } from './screening.schemas';
 import { screenStoredSubject, screenSubjects, screenWallet } from './screening.service';
 import { staff } from '../../kit/access';
 
-const IMPORTERS: Role[] = ['admin', 'co'];
 const tag = 'Screening';
 const legacy = 'Sanctions (legacy)';
 
@@ -115,18 +114,18 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
 
   for (const [path, t] of [['/api/v1/screening/import', tag], ['/api/sanctions/lists/import', legacy], ['/api/v1/admin/screening/imports/trigger', tag]] as const) {
     router.api({
-      method: 'POST', path, summary: 'Avvia l\'importazione delle liste', tag: t, access: staff(IMPORTERS), status: 202,
+      method: 'POST', path, summary: 'Avvia l\'importazione delle liste e la nuova verifica dei soggetti di ogni azienda (solo superamministratore)', tag: t, access: staff(IMPORTERS), status: 202,
       handler: (ctx) => startImport(deps, user(ctx)),
     });
   }
 
   router.api({
-    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione', tag, access: staff(STAFF_READ),
-    handler: (ctx) => tx(ctx, async (trx) => ({ run: await latestRun(deps, trx) })),
+    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione e avanzamento della nuova verifica per azienda', tag, access: staff(IMPORT_READERS),
+    handler: (ctx) => inImportScope(deps, ctx, (trx) => importStatus(deps, trx)),
   });
 
   router.api({
-    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, access: staff(STAFF_READ), query: historyQuery,
-    handler: (ctx, { query }) => tx(ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
+    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, access: staff(IMPORT_READERS), query: historyQuery,
+    handler: (ctx, { query }) => inImportScope(deps, ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
   });
 };

@@ -84,7 +84,20 @@ export async function storeListVersion(trx: Knex.Transaction, p: {
 /** Entry hash as the matches record it (the library's, so a changed entry is a new pair). */
 export { entryHash };
 
-let cached: { key: string; screener: Promise<Screener> } | undefined;
+type ScreenerCache = { key: string; screener: Promise<Screener> } | undefined;
+
+/** One cached Screener per key: a failed build is forgotten, so the next call tries again. */
+function cachedScreener(slot: { current: ScreenerCache }, key: string, build: () => Promise<ListEntry[]>): Promise<Screener> {
+  if (slot.current?.key !== key) {
+    const screener = build().then((entries) => new Screener(entries));
+    slot.current = { key, screener };
+    screener.catch(() => { if (slot.current?.screener === screener) slot.current = undefined; });
+  }
+  return slot.current.screener;
+}
+
+const current = { current: undefined as ScreenerCache };
+const delta = { current: undefined as ScreenerCache };
 
 /**
  * The Screener over every current entry, built once per set of list versions: an import
@@ -93,11 +106,13 @@ let cached: { key: string; screener: Promise<Screener> } | undefined;
  */
 export async function getScreener(db: Knex): Promise<Screener> {
   const versions = await latestVersions(db);
-  const key = versions.map((v) => v.id).join(',');
-  if (cached?.key !== key) {
-    const screener = currentEntries(db).then((entries) => new Screener(entries));
-    cached = { key, screener };
-    screener.catch(() => { if (cached?.screener === screener) cached = undefined; });
-  }
-  return cached.screener;
+  return cachedScreener(current, versions.map((v) => v.id).join(','), () => currentEntries(db));
+}
+
+/**
+ * The Screener over the entries these versions added or modified (what a re-screen after an
+ * import compares against), built once per worker for all the pages of a run.
+ */
+export function getDeltaScreener(db: Knex, versionIds: number[]): Promise<Screener> {
+  return cachedScreener(delta, [...versionIds].sort((a, b) => a - b).join(','), () => changedEntries(db, versionIds));
 }
