@@ -3,11 +3,13 @@ import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { z } from 'zod';
 import { AREAS } from './areas';
+import type { PlatformDb } from './db/tenant';
 import type { Deps } from './deps';
 import { customerSessionMiddleware } from './domains/onboarding';
 import { sessionMiddleware } from './http/auth';
 import type { AppState } from './http/context';
 import { csrf } from './http/csrf';
+import { idempotency, purgeIdempotencyKeys } from './http/idempotency';
 import { errorHandler, securityHeaders } from './http/error-handler';
 import { Navigation } from './http/navigation';
 import { OpenApiRegistry } from './http/openapi';
@@ -41,6 +43,7 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   app.use(customerSessionMiddleware(deps));
   app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies));
   app.use(flashFromCookie());
+  app.use(idempotency(deps.platformDb));
   app.use(async (ctx, next) => { ctx.state.navigation = navigation; await next(); });
   app.use(router.routes());
   app.use(router.allowedMethods());
@@ -61,9 +64,12 @@ function flashFromCookie(): Koa.Middleware<AppState> {
   };
 }
 
-/** Expired sessions are refused when used; this removes the ones nobody comes back for. */
-export function purgeSessionsPeriodically(sessions: SessionStore, everyMs = 15 * 60_000): NodeJS.Timeout {
-  const timer = setInterval(() => { sessions.purgeExpired().catch(() => undefined); }, everyMs);
+/** Expired sessions and idempotency keys are refused when used; this removes the ones nobody comes back for. */
+export function purgeSessionsPeriodically(sessions: SessionStore, platformDb: PlatformDb, everyMs = 15 * 60_000): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    sessions.purgeExpired().catch(() => undefined);
+    purgeIdempotencyKeys(platformDb).catch(() => undefined);
+  }, everyMs);
   timer.unref();
   return timer;
 }

@@ -44,7 +44,7 @@ async function main() {
   const { worker, connection, sealer } = started;
   const workerRun = worker.run();
   const { app, services } = createApp(deps);
-  const purge = purgeSessionsPeriodically(services.sessions);
+  const purge = purgeSessionsPeriodically(services.sessions, deps.platformDb);
   const server = app.listen(config.port, config.host);
   await new Promise((r) => server.once('listening', r));
   say(`web on http://localhost:${config.port}`);

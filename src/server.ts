@@ -16,7 +16,7 @@ try {
   process.exit(1);
 }
 const { app, services } = createApp(deps);
-const purge = purgeSessionsPeriodically(services.sessions);
+const purge = purgeSessionsPeriodically(services.sessions, deps.platformDb);
 const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening'));
 const stop = () => {
   clearInterval(purge);

@@ -20,7 +20,7 @@ export async function ensureLoginRole(owner: Knex, role: string, password: strin
 }
 
 /** Platform tables the application role may not touch: a session row names the tenant a request works in. */
-const PLATFORM_ONLY_TABLES = ['sessions', 'login_throttle'];
+const PLATFORM_ONLY_TABLES = ['sessions', 'login_throttle', 'idempotency_keys'];
 /** Platform data tenants read (sanctions lists, import runs) but only platform work writes. */
 const PLATFORM_WRITTEN_TABLES = ['screening_import_runs', 'screening_list_versions', 'screening_list_entries'];
 

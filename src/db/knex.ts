@@ -8,11 +8,19 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 
 export interface PoolSize { min?: number; max?: number }
 
+/**
+ * Waits are bounded: a request or an activity that cannot get a connection within seconds
+ * fails (a 503 for the caller, a retry for an activity) instead of queueing for a minute.
+ */
+const CONNECT_TIMEOUT_MS = 3_000;
+const ACQUIRE_TIMEOUT_MS = 5_000;
+
 export function createKnex(url: string, pool: PoolSize = {}): Knex {
   return knexFactory({
     client: 'pg',
-    connection: url,
+    connection: { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS },
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    acquireConnectionTimeout: ACQUIRE_TIMEOUT_MS,
     asyncStackTraces: process.env.NODE_ENV !== 'production',
   });
 }

@@ -2,7 +2,8 @@ import type Koa from 'koa';
 import type nunjucks from 'nunjucks';
 import type { Logger } from '../infra/logger';
 import type { AppState } from './context';
-import { HttpError, problemBody } from './errors';
+import { HttpError, problemBody, serviceUnavailable } from './errors';
+import { isUnavailable } from './unavailable';
 import { baseData } from './render';
 
 const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/');
@@ -12,8 +13,10 @@ export function wantsProblemJson(ctx: Koa.Context): boolean {
   return ctx.accepts('html', 'json') === 'json';
 }
 
-function toHttpError(err: unknown): HttpError {
+export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
+  // A dependency that is down is not a bug: the client may retry (with the same Idempotency-Key).
+  if (isUnavailable(err)) return serviceUnavailable();
   const e = err as { status?: number; expose?: boolean; message?: string };
   // Errors raised by Koa itself (body too large, malformed JSON) carry a safe status.
   if (e?.status && e.status >= 400 && e.status < 500) {
@@ -31,9 +34,10 @@ export function errorHandler(views: nunjucks.Environment, log: Logger): Koa.Midd
       if (ctx.status === 404 && ctx.body === undefined) throw new HttpError(404, 'NOT_FOUND', 'Non trovato', 'La pagina richiesta non esiste');
     } catch (err) {
       const httpErr = toHttpError(err);
-      if (httpErr.status >= 500) log.error({ err, path: ctx.path, method: ctx.method }, 'request failed');
+      if (httpErr.status === 503) log.warn({ err: String(err), path: ctx.path, method: ctx.method }, 'dependency unavailable');
+      else if (httpErr.status >= 500) log.error({ err, path: ctx.path, method: ctx.method }, 'request failed');
       ctx.status = httpErr.status;
-      if (httpErr.status === 429 && typeof httpErr.extra.retry_after === 'number') ctx.set('Retry-After', String(httpErr.extra.retry_after));
+      if (typeof httpErr.extra.retry_after === 'number') ctx.set('Retry-After', String(httpErr.extra.retry_after));
       if (wantsProblemJson(ctx)) {
         ctx.type = 'application/problem+json';
         ctx.body = JSON.stringify(problemBody(httpErr, ctx.path));
@@ -42,7 +46,7 @@ export function errorHandler(views: nunjucks.Environment, log: Logger): Koa.Midd
       const template = httpErr.code === 'NO_TENANT' ? 'errors/no-tenant.njk'
         : httpErr.status === 404 ? 'errors/404.njk'
         : httpErr.status === 403 ? 'errors/403.njk'
-        : httpErr.status >= 500 ? 'errors/500.njk' : 'errors/generic.njk';
+        : httpErr.status >= 500 && httpErr.status !== 503 ? 'errors/500.njk' : 'errors/generic.njk';
       ctx.type = 'text/html; charset=utf-8';
       try {
         ctx.body = views.render(template, { ...baseData(ctx), error: httpErr });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Access } from '../kit/access';
 
+const IDEMPOTENCY_DOC = 'Chiave scelta dal client (per esempio un UUID) per ripetere in sicurezza una scrittura: una ripetizione con la stessa chiave riceve la prima risposta (intestazione Idempotent-Replayed: true) e non applica nulla due volte. La stessa chiave con una richiesta diversa: 422; mentre la prima è in corso: 409 con Retry-After. Le risposte 5xx e 429 non sono conservate.';
+
 export interface OpenApiOperation {
   method: string;
   path: string; // koa style (:id)
@@ -27,10 +29,13 @@ export class OpenApiRegistry {
     const problem = { $ref: '#/components/schemas/Problem' };
     for (const op of [...this.ops.values()].sort((a, b) => a.path.localeCompare(b.path))) {
       const oaPath = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-      const params = [...op.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const params: Record<string, unknown>[] = [...op.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(op.method) && op.path.startsWith('/api/')) {
+        params.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' }, description: IDEMPOTENCY_DOC });
+      }
       if (op.query) {
         const js = z.toJSONSchema(op.query, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
-        for (const [name, schema] of Object.entries(js.properties ?? {})) params.push({ name, in: 'query', required: (js.required ?? []).includes(name), schema: schema as never });
+        for (const [name, schema] of Object.entries(js.properties ?? {})) params.push({ name, in: 'query', required: (js.required ?? []).includes(name), schema });
       }
       const responses: Record<string, unknown> = {
         [String(op.successStatus)]: {
