@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './deps';
 import { createCaseActivities } from './case/case.activities';
+import { createCddReviewActivities } from './cdd/cdd-review.activities';
 import { createNotificationActivities } from './notifications/notification.activities';
 import { createScreeningImportActivities } from './screening/screening-import.activities';
 import { createScreeningBatchActivities } from './screening/screening-batch.activities';
@@ -9,6 +10,7 @@ import { createOnboardingActivities } from './onboarding/onboarding.activities';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createCaseActivities(deps),
+    ...createCddReviewActivities(deps),
     ...createNotificationActivities(deps),
     ...createScreeningImportActivities(deps),
     ...createScreeningBatchActivities(deps),

@@ -3,10 +3,16 @@ import { loadConfig } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { logger } from './infra/logger';
 import { externalAddresses } from './runtime/infrastructure';
+import { ensureSearchAttributes } from '../temporal/search-attributes';
 
 /** `npm run web`: the Koa process alone (production), against DATABASE_URL and TEMPORAL_ADDRESS. */
 const config = loadConfig();
 const deps = buildDeps(config, externalAddresses(config));
+// The web process starts records with search attributes: a namespace without them is a start error, not failed requests later.
+await deps.temporal.get().then((c) => ensureSearchAttributes(c.connection.operatorService, config.temporal.namespace)).catch((err) => {
+  logger.error({ err }, 'web start failed');
+  process.exit(1);
+});
 const { app, services } = createApp(deps);
 const purge = purgeSessionsPeriodically(services.sessions);
 const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening'));

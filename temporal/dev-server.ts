@@ -5,7 +5,6 @@ import { createConnection } from 'node:net';
 import { dirname } from 'node:path';
 import { logger } from '../src/infra/logger';
 import { temporalCliPath } from './binaries';
-import { searchAttributeDefinitions } from './search-attributes';
 
 export interface RunningTemporal {
   address: string;
@@ -56,7 +55,8 @@ async function waitForFrontend(address: string, namespace: string, child: ChildP
 }
 
 /**
- * Starts the official Temporal CLI dev server with the project's search attributes.
+ * Starts the official Temporal CLI dev server. Its search attributes are not given as flags:
+ * the application registers them at start on whatever cluster it is given (search-attributes.ts).
  * `dbFile` undefined keeps state in memory (tests); otherwise a SQLite file (npm start).
  */
 export async function startTemporalDevServer(opts: {
@@ -73,7 +73,6 @@ export async function startTemporalDevServer(opts: {
     mkdirSync(dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);
   }
-  for (const [name, type] of Object.entries(searchAttributeDefinitions)) args.push('--search-attribute', `${name}=${type}`);
   const child = spawn(temporalCliPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
   child.stderr?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));

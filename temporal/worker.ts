@@ -5,6 +5,7 @@ import { createActivities } from '../activities';
 import type { Config, TemporalConfig } from '../src/config';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
+import { ensureSearchAttributes } from './search-attributes';
 
 let runtimeInstalled = false;
 function quietRuntime() {
@@ -27,6 +28,14 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
       : cfg.apiKey ? true : undefined,
     apiKey: cfg.apiKey,
   });
+  try {
+    // The workflows publish these: a worker on a namespace without them would fail every record's start.
+    const { added } = await ensureSearchAttributes(connection.operatorService, cfg.namespace);
+    if (added.length) opts.logger.info({ namespace: cfg.namespace, added }, 'Temporal search attributes registered');
+  } catch (err) {
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
   const worker = await Worker.create({
     connection,
     namespace: cfg.namespace,
