@@ -11,7 +11,8 @@ async function main() {
   const config = loadConfig();
   const { ownerUrl, temporalAddress } = externalAddresses(config);
   const db = createKnex(config.appDatabaseUrl ?? deriveAppUrl(ownerUrl, config.appDbRole, config.appDbPassword));
-  const { worker, connection } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger, config });
+  const { worker, connection, searchAttributesAdded } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, logger, config });
+  if (searchAttributesAdded.length) logger.info({ namespace: config.temporal.namespace, added: searchAttributesAdded }, 'Temporal search attributes registered');
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
   await ensureSchedules(await client.get(), config.temporal.taskQueue);
   await client.close();

@@ -16,7 +16,12 @@ function quietRuntime() {
 
 type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
 
-export interface WorkerHandle { worker: Worker; connection: NativeConnection }
+export interface WorkerHandle {
+  worker: Worker;
+  connection: NativeConnection;
+  /** Search attributes this start registered on the namespace (none when they were there). */
+  searchAttributesAdded: string[];
+}
 
 export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
   quietRuntime();
@@ -28,10 +33,10 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
       : cfg.apiKey ? true : undefined,
     apiKey: cfg.apiKey,
   });
+  let searchAttributesAdded: string[];
   try {
     // The workflows publish these: a worker on a namespace without them would fail every record's start.
-    const { added } = await ensureSearchAttributes(connection.operatorService, cfg.namespace);
-    if (added.length) opts.logger.info({ namespace: cfg.namespace, added }, 'Temporal search attributes registered');
+    searchAttributesAdded = (await ensureSearchAttributes(connection.operatorService, cfg.namespace)).added;
   } catch (err) {
     await connection.close().catch(() => undefined);
     throw err;
@@ -43,5 +48,5 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
     workflowBundle: await workflowBundle(),
     activities: createActivities({ db: opts.db, logger: opts.logger, config: opts.config }),
   });
-  return { worker, connection };
+  return { worker, connection, searchAttributesAdded };
 }
