@@ -11,7 +11,8 @@ let runtimeInstalled = false;
 function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  // No shutdownSignals: the process that runs the worker decides how it stops (src/runtime/shutdown.ts, worker-main.ts).
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN'), shutdownSignals: [] });
 }
 
 type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
