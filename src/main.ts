@@ -56,7 +56,7 @@ async function main(shutdown: Shutdown) {
   const purge = purgeSessionsPeriodically(services.sessions);
   shutdown.add('session purge', async () => clearInterval(purge));
   const server: Server = app.listen(config.port, config.host);
-  shutdown.add('web server', () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }));
+  shutdown.add('web server', () => new Promise<void>((resolve) => server.close(() => resolve())));
   await new Promise((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   say(`web on http://localhost:${config.port}`);
   if (demo) {

@@ -3,6 +3,7 @@ import { loadConfig } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { logger } from './infra/logger';
 import { externalAddresses } from './runtime/infrastructure';
+import { Shutdown } from './runtime/shutdown';
 import { ensureSearchAttributes } from '../temporal/search-attributes';
 
 /** `npm run web`: the Koa process alone (production), against DATABASE_URL and TEMPORAL_ADDRESS. */
@@ -16,9 +17,9 @@ await deps.temporal.get().then((c) => ensureSearchAttributes(c.connection.operat
 const { app, services } = createApp(deps);
 const purge = purgeSessionsPeriodically(services.sessions);
 const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening'));
-const stop = () => {
-  clearInterval(purge);
-  server.close(() => void closeDeps(deps).then(() => process.exit(0)));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+// Requests under way finish (within the step's limit), then the pools close.
+const shutdown = new Shutdown({ log: (m) => logger.info(m) });
+shutdown.add('connections', () => closeDeps(deps));
+shutdown.add('session purge', async () => clearInterval(purge));
+shutdown.add('web server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+shutdown.listen();

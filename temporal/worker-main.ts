@@ -2,6 +2,7 @@ import { loadConfig } from '../src/config';
 import { createKnex, deriveAppUrl } from '../src/db/knex';
 import { logger } from '../src/infra/logger';
 import { externalAddresses } from '../src/runtime/infrastructure';
+import { Shutdown } from '../src/runtime/shutdown';
 import { createWorker } from './worker';
 import { TemporalClientProvider } from './client';
 import { ensureSchedules } from './schedules';
@@ -16,11 +17,13 @@ async function main() {
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
   await ensureSchedules(await client.get(), config.temporal.taskQueue);
   await client.close();
-  const stop = () => worker.shutdown();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  await worker.run();
-  await connection.close();
-  await db.destroy();
+  const shutdown = new Shutdown({ log: (m) => logger.info(m) });
+  shutdown.add('database', () => db.destroy());
+  shutdown.add('Temporal connection', () => connection.close());
+  const run = worker.run();
+  // The worker drains (activities under way finish or are cancelled) within the step's limit.
+  shutdown.add('worker', async () => { worker.shutdown(); await run; });
+  shutdown.listen();
+  await run.then(() => shutdown.stop('worker stopped'), (err: unknown) => { logger.error({ err }, 'worker failed'); return shutdown.stop('worker failed', 1); });
 }
 main().catch((err) => { logger.error({ err }, 'worker failed'); process.exit(1); });
