@@ -56,8 +56,8 @@ const describe = (names: string[]) => names.map((n) => `${n} (${searchAttributeD
 
 /** What an operator of Temporal Cloud (where API keys cannot add search attributes) runs once. */
 export function cloudInstructions(namespace: string, names: string[]): string {
-  const flags = names.map((n) => `--search-attribute "${n}=${searchAttributeDefinitions[n]}"`).join(' ');
-  return `On Temporal Cloud add them once with tcld (\`tcld namespace search-attributes add --namespace ${namespace} ${flags}\`) `
+  const flags = names.map((n) => `--sa "${n}=${searchAttributeDefinitions[n]}"`).join(' ');
+  return `On Temporal Cloud add them once with tcld (\`tcld namespace search-attributes add -n ${namespace} ${flags}\`) `
     + 'or in the Cloud UI (Namespaces → the namespace → Search Attributes), then start again.';
 }
 

@@ -121,7 +121,7 @@ describe('search attributes registered by the application', function () {
       assert.ok(err instanceof SearchAttributeSetupError, String(err));
       assert.match(err.message, /lacks the search attributes RecordId \(Keyword\), RecordStatus \(Keyword\), DueAt \(Datetime\)/);
       assert.doesNotMatch(err.message, /CodAzienda \(/);
-      assert.match(err.message, /tcld namespace search-attributes add --namespace compliance\.a1b2c --search-attribute "RecordId=Keyword"/);
+      assert.match(err.message, /tcld namespace search-attributes add -n compliance\.a1b2c --sa "RecordId=Keyword"/);
       assert.match(err.message, /Cloud UI/);
       return true;
     });
