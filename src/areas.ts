@@ -3,6 +3,7 @@ import { adminArea } from './domains/admin/area';
 import { auditArea } from './domains/audit/area';
 import { authArea } from './domains/auth/area';
 import { casesArea } from './domains/cases/area';
+import { cddArea } from './domains/cdd/area';
 import { esignArea } from './domains/esign/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
@@ -24,4 +25,5 @@ export const AREAS: readonly AreaDefinition[] = [
   screeningArea,
   esignArea,
   onboardingArea,
+  cddArea,
 ];

@@ -5,7 +5,6 @@ import { createConnection } from 'node:net';
 import { dirname } from 'node:path';
 import { logger } from '../src/infra/logger';
 import { temporalCliPath } from './binaries';
-import { searchAttributeDefinitions } from './search-attributes';
 
 export interface RunningTemporal {
   address: string;
@@ -21,10 +20,14 @@ function portOpen(port: number): Promise<boolean> {
   });
 }
 
+/** Ended by itself or by a signal (a signalled child has no exit code). */
+const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+const exitError = (child: ChildProcess) => new Error(`temporal exited (${child.signalCode ?? `code ${child.exitCode}`})`);
+
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal exited with code ${child.exitCode}`);
+    if (exited(child)) throw exitError(child);
     if (await portOpen(port)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -39,7 +42,7 @@ async function waitForFrontend(address: string, namespace: string, child: ChildP
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal exited with code ${child.exitCode}`);
+    if (exited(child)) throw exitError(child);
     let connection: Connection | undefined;
     try {
       connection = await Connection.connect({ address, connectTimeout: 2_000 });
@@ -56,7 +59,8 @@ async function waitForFrontend(address: string, namespace: string, child: ChildP
 }
 
 /**
- * Starts the official Temporal CLI dev server with the project's search attributes.
+ * Starts the official Temporal CLI dev server. Its search attributes are not given as flags:
+ * the application registers them at start on whatever cluster it is given (search-attributes.ts).
  * `dbFile` undefined keeps state in memory (tests); otherwise a SQLite file (npm start).
  */
 export async function startTemporalDevServer(opts: {
@@ -73,21 +77,31 @@ export async function startTemporalDevServer(opts: {
     mkdirSync(dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);
   }
-  for (const [name, type] of Object.entries(searchAttributeDefinitions)) args.push('--search-attribute', `${name}=${type}`);
-  const child = spawn(temporalCliPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a Ctrl-C in the terminal reaches `npm start` alone, which stops its worker before this server.
+  const child = spawn(temporalCliPath(), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
   child.stderr?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
-  await waitForPort(opts.port, child, 60_000);
-  await waitForFrontend(`127.0.0.1:${opts.port}`, opts.namespace ?? 'default', child, 60_000);
-  return {
-    address: `127.0.0.1:${opts.port}`,
-    uiPort: opts.uiPort,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
+  const kill = (signal: NodeJS.Signals) => {
+    if (exited(child) || !child.pid) return;
+    try { process.kill(-child.pid, signal); } catch { /* already gone */ }
   };
+  // The last resort when this process ends without stopping it (an uncaught error, process.exit); SIGKILL cannot be caught.
+  const onExit = () => kill('SIGTERM');
+  process.on('exit', onExit);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      process.off('exit', onExit);
+      if (exited(child)) return resolve();
+      child.once('exit', () => resolve());
+      kill('SIGTERM');
+      setTimeout(() => kill('SIGKILL'), 10_000).unref();
+    });
+  try {
+    await waitForPort(opts.port, child, 60_000);
+    await waitForFrontend(`127.0.0.1:${opts.port}`, opts.namespace ?? 'default', child, 60_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address: `127.0.0.1:${opts.port}`, uiPort: opts.uiPort, stop };
 }

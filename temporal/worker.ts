@@ -7,18 +7,26 @@ import type { PlatformDb } from '../src/db/tenant';
 import { startAuditSealer, type AuditSealer } from '../src/domains/audit';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
+import { ensureSearchAttributes } from './search-attributes';
 
 let runtimeInstalled = false;
 function quietRuntime() {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  // No shutdownSignals: the process that runs the worker decides how it stops (src/runtime/shutdown.ts, worker-main.ts).
+  Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN'), shutdownSignals: [] });
 }
 
 type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
 
-/** The sealer chains the audit events the activities and the web process write; stop it before closing the database. */
-export interface WorkerHandle { worker: Worker; connection: NativeConnection; sealer: AuditSealer }
+export interface WorkerHandle {
+  worker: Worker;
+  connection: NativeConnection;
+  /** Chains the audit events the activities and the web process write; stop it before closing the database. */
+  sealer: AuditSealer;
+  /** Search attributes this start registered on the namespace (none when they were there). */
+  searchAttributesAdded: string[];
+}
 
 export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; platformDb: PlatformDb; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
   quietRuntime();
@@ -30,6 +38,14 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
       : cfg.apiKey ? true : undefined,
     apiKey: cfg.apiKey,
   });
+  let searchAttributesAdded: string[];
+  try {
+    // The workflows publish these: a worker on a namespace without them would fail every record's start.
+    searchAttributesAdded = (await ensureSearchAttributes(connection.operatorService, cfg.namespace)).added;
+  } catch (err) {
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
   const worker = await Worker.create({
     connection,
     namespace: cfg.namespace,
@@ -37,5 +53,5 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
     workflowBundle: await workflowBundle(),
     activities: createActivities({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger, config: opts.config }),
   });
-  return { worker, connection, sealer: startAuditSealer({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger }) };
+  return { worker, connection, sealer: startAuditSealer({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger }), searchAttributesAdded };
 }

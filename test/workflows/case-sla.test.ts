@@ -1,80 +1,127 @@
 import assert from 'node:assert/strict';
-import { WithStartWorkflowOperation } from '@temporalio/client';
+import { Context } from '@temporalio/activity';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startTimeSkippingEnv } from '../helpers/time-skipping';
 import { Worker } from '@temporalio/worker';
+import { createCaseActivities } from '../../activities/case/case.activities';
+import { createCase } from '../../src/domains/cases/cases.commands';
+import type { SessionUser } from '../../src/http/context';
 import { workflowsEntry } from '../../temporal/bundle';
-import {
-  CASE_WORKFLOW_TYPE, caseStateQuery, caseTransitionUpdate, createCaseUpdate, caseWorkflowId,
-  type CaseCreation, type CaseOverdue, type CaseProjection, type CaseWorkflowInput,
-} from '../../workflows/case/case.contract';
+import { caseStateQuery, caseTransitionUpdate, type CaseOverdue } from '../../workflows/case/case.contract';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import { startTimeSkippingEnv } from '../helpers/time-skipping';
 
 const DAY = 86_400_000;
+const MINUTE = 60_000;
 
 /**
- * The SLA timer on Temporal's time-skipping test server: 30 real days pass in moments,
- * and the production duration is untouched. Activities are recorders.
+ * The SLA timer on Temporal's time-skipping server with the real projection activities
+ * against real PostgreSQL: 30 days pass in moments, the production duration is untouched,
+ * and what is asserted is what the staff see (the overdue flag, the case event, the audit
+ * event, the notifications) and when it appeared, while the workflow is still running.
  */
 describe('case SLA timer (time-skipping server)', function () {
-  this.timeout(180_000);
-  let env: TestWorkflowEnvironment;
-  const calls: { overdue: CaseOverdue[]; created: CaseCreation[]; transitions: CaseProjection[] } = { overdue: [], created: [], transitions: [] };
-  const activities = {
-    async createCaseProjection(p: CaseCreation) { calls.created.push(p); },
-    async projectCaseTransition(p: CaseProjection) { calls.transitions.push(p); },
-    async markCaseOverdue(p: CaseOverdue) { calls.overdue.push(p); return { notified: 1 }; },
-  };
+  this.timeout(240_000);
+  let ts: TestWorkflowEnvironment;
+  let env: TestEnv;
+  let worker: Worker;
+  let running: Promise<void>;
+  /** Server time (skipped) at which each case's overdue mark was scheduled. */
+  const overdueAt = new Map<string, number[]>();
+  const taskQueue = 'case-sla-test';
 
-  before(async () => { env = await startTimeSkippingEnv(); });
-  after(async () => { await env?.teardown(); });
-
-  async function startCase(worker: Worker, taskQueue: string, caseId: string, slaDays: number) {
-    const start = await env.currentTimeMs();
-    const input: CaseWorkflowInput = { codAzienda: 'SLA1', caseId, slaDays, slaDueAt: new Date(Number(start) + slaDays * DAY).toISOString() };
-    const op = new WithStartWorkflowOperation(CASE_WORKFLOW_TYPE, {
-      workflowId: caseWorkflowId('SLA1', caseId), taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+  before(async () => {
+    env = await getTestEnv();
+    ts = await startTimeSkippingEnv();
+    const acts = createCaseActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config });
+    worker = await Worker.create({
+      connection: ts.nativeConnection, taskQueue, workflowsPath: workflowsEntry(),
+      activities: {
+        ...acts,
+        async markCaseOverdue(p: CaseOverdue) {
+          overdueAt.set(p.caseId, [...(overdueAt.get(p.caseId) ?? []), Context.current().info.scheduledTimestampMs]);
+          return acts.markCaseOverdue(p);
+        },
+      },
     });
-    await env.client.workflow.executeUpdateWithStart(createCaseUpdate, {
-      args: [{ actor: { id: 'u1', username: 'analista', roles: ['analyst'] }, data: { titolo: 'SLA', descrizione: '', tipo: 'indagine', priorita: 'media' } }],
-      startWorkflowOperation: op,
-    });
-    return op.workflowHandle();
-  }
-
-  it('marks the case overdue once the SLA passes, and not before', async () => {
-    const taskQueue = 'case-sla-overdue';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: workflowsEntry(), activities });
-    await worker.runUntil(async () => {
-      const h = await startCase(worker, taskQueue, '00000000-0000-4000-8000-000000000001', 30);
-      await env.sleep(29 * DAY);
-      assert.equal(calls.overdue.length, 0, 'not overdue after 29 days');
-      assert.equal((await h.query(caseStateQuery)).overdue, false);
-      await env.sleep(2 * DAY);
-      const s = await h.query(caseStateQuery);
-      assert.equal(s.overdue, true);
-      assert.equal(calls.overdue.length, 1);
-      assert.equal(calls.overdue[0]!.caseId, '00000000-0000-4000-8000-000000000001');
-      // Still open and overdue: transitions keep working.
-      const after = await h.executeUpdate(caseTransitionUpdate, { args: [{ action: 'escalate', actor: { id: 'u1', username: 'analista', roles: ['analyst'] } }] });
-      assert.equal(after.state.status, 'escalated');
-      assert.equal(after.state.overdue, true);
-    });
+    running = worker.run();
+  });
+  after(async () => {
+    worker?.shutdown();
+    await running?.catch(() => undefined);
+    await ts?.teardown();
   });
 
-  it('never fires for a case closed before its due date', async () => {
-    const taskQueue = 'case-sla-closed';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath: workflowsEntry(), activities });
-    const before = calls.overdue.length;
-    await worker.runUntil(async () => {
-      const h = await startCase(worker, taskQueue, '00000000-0000-4000-8000-000000000002', 30);
-      const send = (action: string, who: string, roles: string[], extra: Record<string, unknown> = {}) =>
-        h.executeUpdate(caseTransitionUpdate, { args: [{ action, actor: { id: who, username: who, roles }, ...extra } as never] });
-      await send('close', 'a1', ['analyst'], { outcome: 'archiviato', reason: 'ok' });
-      await send('complete-closure', 'c1', ['co']);
-      const result = await h.result();
-      assert.equal(result.status, 'closed');
-      await env.sleep(40 * DAY);
+  interface OpenCase { tenant: string; caseId: string; h: WorkflowHandle; dueAt: number; users: Record<'analyst' | 'coA' | 'coB', SessionUser> }
+
+  async function openCase(slaDays: number): Promise<OpenCase> {
+    const tenant = await env.createTenant();
+    const session = async (roles: ('analyst' | 'co')[]) => {
+      const u = await env.createUser({ tenant, roles });
+      return { cod_utente: u.cod_utente, cod_azienda: tenant, username: u.username, email: '', nome: '', cognome: '', ruoli: roles, totp_enabled: true } as SessionUser;
+    };
+    const users = { analyst: await session(['analyst']), coA: await session(['co']), coB: await session(['co']) };
+    const now = new Date(Number(await ts.currentTimeMs()));
+    const made = await createCase({ client: ts.client, taskQueue }, {
+      codAzienda: tenant, user: users.analyst, slaDays, now, data: { titolo: 'SLA', descrizione: '', tipo: 'indagine', priorita: 'media' },
     });
-    assert.equal(calls.overdue.length, before);
+    return { tenant, caseId: made.caseId, h: ts.client.workflow.getHandle(made.workflowId), dueAt: now.getTime() + slaDays * DAY, users };
+  }
+
+  const send = (c: OpenCase, who: SessionUser, args: Record<string, unknown>) =>
+    c.h.executeUpdate(caseTransitionUpdate, { args: [{ ...args, actor: { id: who.cod_utente, username: who.username, roles: who.ruoli } } as never] });
+  const row = (c: OpenCase) => env.ownerDb('cases').where({ id: c.caseId }).first();
+  const overdueNotes = (c: OpenCase) => env.ownerDb('notifications').where({ entity_id: c.caseId, tipo: 'case_overdue' });
+  const overdueAudit = (c: OpenCase) => env.ownerDb('audit_events').where({ entity_type: 'case', entity_id: c.caseId, action: 'case.overdue' });
+  const overdueEvents = (c: OpenCase) => env.ownerDb('case_events').where({ case_id: c.caseId, tipo: 'scadenza' });
+  const sleepUntil = async (at: number) => { const t = Number(await ts.currentTimeMs()); if (at > t) await ts.sleep(at - t); };
+
+  it('marks an open case overdue exactly when its SLA passes: flag, case event, audit event, notifications', async () => {
+    const c = await openCase(30);
+    assert.equal(new Date((await row(c)).sla_due_at).getTime(), c.dueAt);
+
+    await sleepUntil(c.dueAt - MINUTE);
+    assert.equal((await row(c)).overdue, false, 'not overdue a minute before the SLA');
+    assert.equal((await overdueNotes(c)).length, 0);
+    assert.equal((await overdueAudit(c)).length, 0);
+    assert.equal((await c.h.query(caseStateQuery)).overdue, false);
+
+    await ts.sleep(2 * MINUTE);
+    const marks = overdueAt.get(c.caseId) ?? [];
+    assert.equal(marks.length, 1);
+    assert.ok(marks[0]! >= c.dueAt && marks[0]! < c.dueAt + MINUTE, `marked at ${new Date(marks[0]!).toISOString()}, due ${new Date(c.dueAt).toISOString()}`);
+    assert.equal((await row(c)).overdue, true);
+    assert.equal((await overdueEvents(c)).length, 1);
+    assert.equal((await overdueAudit(c)).length, 1);
+    const notes = await overdueNotes(c);
+    assert.deepEqual(notes.map((n) => n.cod_utente).sort(), [c.users.analyst, c.users.coA, c.users.coB].map((u) => u.cod_utente).sort(),
+      'the compliance officers and the opener');
+
+    // Still open and overdue: transitions keep working, and the mark is not repeated.
+    const after = await send(c, c.users.analyst, { action: 'escalate' });
+    assert.deepEqual([after.state.status, after.state.overdue], ['escalated', true]);
+    await ts.sleep(10 * DAY);
+    assert.equal((overdueAt.get(c.caseId) ?? []).length, 1);
+    assert.equal((await overdueNotes(c)).length, 3);
+    assert.equal((await c.h.describe()).status.name, 'RUNNING');
+  });
+
+  it('never marks a case closed before its SLA: the workflow ends at the closure and the due date passes silently', async () => {
+    const c = await openCase(30);
+    await ts.sleep(10 * DAY);
+    await send(c, c.users.analyst, { action: 'close', outcome: 'archiviato', reason: 'nessun riscontro' });
+    const closed = await send(c, c.users.coA, { action: 'complete-closure' });
+    assert.equal(closed.state.status, 'closed');
+    const ended = await c.h.describe();
+    assert.equal(ended.status.name, 'COMPLETED', 'no timer keeps a closed case alive');
+    assert.ok(ended.closeTime!.getTime() < c.dueAt);
+
+    await sleepUntil(c.dueAt + 10 * DAY);
+    assert.equal((overdueAt.get(c.caseId) ?? []).length, 0);
+    const r = await row(c);
+    assert.deepEqual([r.stato, r.overdue], ['closed', false]);
+    assert.equal((await overdueNotes(c)).length, 0);
+    assert.equal((await overdueAudit(c)).length, 0);
+    assert.equal((await overdueEvents(c)).length, 0);
   });
 });

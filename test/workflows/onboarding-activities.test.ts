@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCddReviewActivities } from '../../activities/cdd/cdd-review.activities';
 import { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { verifyAuditChain } from '../../src/domains/audit/audit.chain';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
@@ -313,8 +314,10 @@ describe('onboarding activities', function () {
     await env.ownerDb('cdd_reviews').insert({
       id: reviewId, cod_azienda: tenant, cod_anagrafe: 'ANA-000009', motivo: 'prima_revisione', classe_rischio: 'basso', due_at: new Date(), workflow_id: cddReviewWorkflowId(tenant, reviewId),
     });
-    await acts.markCddReviewDue({ codAzienda: tenant, reviewId, codAnagrafe: 'ANA-000009' });
-    await acts.markCddReviewDue({ codAzienda: tenant, reviewId, codAnagrafe: 'ANA-000009' });
+    // The review belongs to the CDD process now: the onboarding approval only starts it.
+    const cdd = createCddReviewActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config });
+    await cdd.markCddReviewDue({ codAzienda: tenant, reviewId, codAnagrafe: 'ANA-000009' });
+    await cdd.markCddReviewDue({ codAzienda: tenant, reviewId, codAnagrafe: 'ANA-000009' });
     assert.equal((await env.ownerDb('cdd_reviews').where({ id: reviewId }).first()).stato, 'scaduta');
     const notes = await env.ownerDb('notifications').where({ cod_azienda: tenant, entity_id: reviewId });
     assert.equal(notes.length, 1);

@@ -6,3 +6,4 @@ export const CodAzienda = defineSearchAttributeKey('CodAzienda', SearchAttribute
 export const RecordType = defineSearchAttributeKey('RecordType', SearchAttributeType.KEYWORD);
 export const RecordId = defineSearchAttributeKey('RecordId', SearchAttributeType.KEYWORD);
 export const RecordStatus = defineSearchAttributeKey('RecordStatus', SearchAttributeType.KEYWORD);
+export const DueAt = defineSearchAttributeKey('DueAt', SearchAttributeType.DATETIME);

@@ -13,7 +13,6 @@ export const onboardingArea = defineArea({
   label: 'Onboarding',
   routes: [registerOnboardingRoutes, registerOnboardingAdminRoutes, registerOnboardingAdminPages, registerOnboardingPages],
   activities: createOnboardingActivities,
-  // The first periodic review is started by the approval; the CDD area will own it.
-  workflowModules: [fileURLToPath(new URL('../../../workflows/onboarding/onboarding.workflow.ts', import.meta.url)), fileURLToPath(new URL('../../../workflows/cdd/cdd-review.workflow.ts', import.meta.url))],
+  workflowModules: [fileURLToPath(new URL('../../../workflows/onboarding/onboarding.workflow.ts', import.meta.url))],
   navigation: [{ section: 'Clienti', label: 'Onboarding', href: '/admin/onboarding/cases', roles: STAFF_READ, order: 20 }],
 });

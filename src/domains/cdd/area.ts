@@ -1,0 +1,11 @@
+import { fileURLToPath } from 'node:url';
+import { createCddReviewActivities } from '../../../activities/cdd/cdd-review.activities';
+import { defineArea } from '../../kit/area';
+
+/** Customer due diligence: for now the periodic review of each customer (started at onboarding approval). */
+export const cddArea = defineArea({
+  name: 'cdd',
+  label: 'Adeguata verifica',
+  activities: createCddReviewActivities,
+  workflowModules: [fileURLToPath(new URL('../../../workflows/cdd/cdd-review.workflow.ts', import.meta.url))],
+});
