@@ -5,15 +5,19 @@ import { createScreeningImportActivities } from './screening/screening-import.ac
 import { createScreeningBatchActivities } from './screening/screening-batch.activities';
 import { createEsignActivities } from './esign/esign.activities';
 import { createOnboardingActivities } from './onboarding/onboarding.activities';
+import { createOutboxActivities } from './outbox/outbox.activities';
+import { messaging } from './outbox/messaging';
 
 export function createActivities(deps: ActivityDeps) {
+  const m = messaging(deps);
   return {
-    ...createCaseActivities(deps),
-    ...createNotificationActivities(deps),
+    ...createCaseActivities(deps, m),
+    ...createNotificationActivities(deps, m),
     ...createScreeningImportActivities(deps),
     ...createScreeningBatchActivities(deps),
-    ...createEsignActivities(deps),
-    ...createOnboardingActivities(deps),
+    ...createEsignActivities(deps, m),
+    ...createOnboardingActivities(deps, m),
+    ...createOutboxActivities(deps, m),
   };
 }
 

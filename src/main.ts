@@ -46,6 +46,7 @@ async function main() {
   const server = app.listen(config.port, config.host);
   await new Promise((r) => server.once('listening', r));
   say(`web on http://localhost:${config.port}`);
+  if (infra.mailInboxUrl) say(`outgoing mail stays on this machine: read it at ${infra.mailInboxUrl}`);
   if (demo) {
     say(`demo tenant DEMO; users ${demo.users.join(', ')}; password ${demo.password} (also in .data/demo-password.txt)`);
     say('first sign-in asks each user to enrol an authenticator app (TOTP) at /totp/setup');

@@ -2,7 +2,8 @@ import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/wo
 import type { Knex } from 'knex';
 import { readFileSync } from 'node:fs';
 import { createActivities } from '../activities';
-import type { Config, TemporalConfig } from '../src/config';
+import type { ActivityDeps } from '../activities/deps';
+import type { TemporalConfig } from '../src/config';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
 
@@ -13,7 +14,7 @@ function quietRuntime() {
   Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN') });
 }
 
-type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
+type ActivityConfig = ActivityDeps['config'];
 
 export interface WorkerHandle { worker: Worker; connection: NativeConnection }
 

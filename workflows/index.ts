@@ -5,3 +5,4 @@ export { screeningBatchWorkflow } from './screening/screening-batch.workflow';
 export { esignCeremonyWorkflow } from './esign/esign.workflow';
 export { onboardingCaseWorkflow } from './onboarding/onboarding.workflow';
 export { cddReviewWorkflow } from './cdd/cdd-review.workflow';
+export { messageDeliveryWorkflow, outboxSweepWorkflow } from './outbox/outbox.workflow';

@@ -48,6 +48,15 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps, openapi }) =
   }
 
   apiRoute(router, openapi, {
+    method: 'POST', path: '/api/v1/esign/ceremony/:id/resend', tag, roles: 'public', body: tokenBody, response: ceremonyResponse,
+    summary: 'Invia un nuovo codice OTP (il precedente smette di valere; uno al minuto, al massimo 4 in più)',
+    handler: async (ctx, { params, body }) => {
+      const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
+      return ceremonyView(await signerStep(deps, row, 'resend', clientOf(ctx)));
+    },
+  });
+
+  apiRoute(router, openapi, {
     method: 'POST', path: '/api/v1/esign/ceremony/:id/sign', summary: 'Firma con il codice OTP', tag, roles: 'public', body: signBody, response: ceremonyResponse,
     handler: async (ctx, { params, body }) => {
       const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
