@@ -15,9 +15,11 @@ import { createAzienda, createUtente } from '../../src/domains/admin/admin.comma
 import type { Role } from '../../src/domains/auth/roles';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-pg';
 import { freePort } from '../../src/infra/free-port';
+import { startDevMailServer, type DevMailServer } from '../../src/infra/mail/dev-mail-server';
 import { startTemporalDevServer } from '../../temporal/dev-server';
 import { createWorker } from '../../temporal/worker';
 import { TestClient } from './http-client';
+import { Mailbox } from './mailbox';
 import { nextTotpCode, randomTotpSecret } from './totp';
 
 export interface TestUser {
@@ -37,6 +39,10 @@ export interface TestEnv {
   deps: Deps;
   temporal: Client;
   temporalAddress: string;
+  /** The local SMTP server every message of the stack goes to. */
+  mail: DevMailServer;
+  /** Reads what reached it (codes, links), as the recipient would. */
+  mailbox: Mailbox;
   createTenant(code?: string): Promise<string>;
   createUser(opts: { tenant: string | null; roles: Role[]; totp?: boolean; username?: string }): Promise<TestUser>;
   /** A client signed in through POST /auth/login with password and TOTP. */
@@ -64,8 +70,10 @@ export async function stopTestEnv(): Promise<void> {
 
 async function startTestEnv(): Promise<TestEnv> {
   process.env.NODE_ENV = 'test';
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' });
   const stops: (() => Promise<void>)[] = [];
+  const mail = await startDevMailServer({ smtpPort: await freePort(), webPort: await freePort() });
+  stops.push(() => mail.stop());
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false', SMTP_URL: `smtp://127.0.0.1:${mail.smtpPort}` });
   let ownerUrl: string;
   const dbName = `cp_test_${randomBytes(4).toString('hex')}`;
   if (process.env.DATABASE_URL) {
@@ -110,7 +118,7 @@ async function startTestEnv(): Promise<TestEnv> {
   let tenantSeq = 0;
   let userSeq = 0;
   const env: TestEnv = {
-    baseUrl, ownerDb, ownerUrl, deps, temporal, temporalAddress: temporalServer.address,
+    baseUrl, ownerDb, ownerUrl, deps, temporal, temporalAddress: temporalServer.address, mail, mailbox: new Mailbox(mail.webUrl),
     async createTenant(code) {
       const cod = code ?? `T${Date.now().toString(36).toUpperCase().slice(-5)}${++tenantSeq}`;
       await withPlatform(deps.db, 'test', (trx) => createAzienda(trx, { cod_azienda: cod, ragione_sociale: `Azienda di prova ${cod} S.r.l.`, tipo_intermediario: 'banca' }, 'test'));

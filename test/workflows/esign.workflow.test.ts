@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { otpHash } from '../../activities/esign/esign.activities';
 import { verifyBundle } from '../../src/domains/esign/esign.bundle';
 import { startCeremony, transitionCeremony } from '../../src/domains/esign/esign.commands';
 import { esignStateQuery } from '../../workflows/esign/esign.contract';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { wrongCode } from '../helpers/mailbox';
 
 const client = { ip: '198.51.100.9', userAgent: 'Mozilla/5.0 (test)' };
 
@@ -37,13 +37,13 @@ describe('e-signature ceremony workflow (dev server)', function () {
 
     await transitionCeremony(temporal(), row, { action: 'terms', client });
     row = await rowOf(s.ceremonyId);
+    const after = await env.mailbox.cursor();
     await transitionCeremony(temporal(), row, { action: 'present', client });
     row = await rowOf(s.ceremonyId);
     assert.equal(row.stato, 'presented');
     assert.equal(row.document_sha256, createHash('sha256').update('Testo del contratto').digest('hex'), 'the hash is fixed at present');
     assert.match(row.otp_hash, /^[0-9a-f]{64}$/);
-    await env.ownerDb('esign_ceremonies').where({ id: s.ceremonyId }).update({ otp_hash: otpHash('246810', s.ceremonyId) });
-    const signed = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: '246810' });
+    const signed = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: await env.mailbox.otp('anna@example.test', after) });
     assert.equal(signed.status, 'signed');
     assert.equal(signed.lastOtp, 'ok');
 
@@ -64,19 +64,21 @@ describe('e-signature ceremony workflow (dev server)', function () {
     const s = await startCeremony(temporal(), { codAzienda: tenant, actor, data });
     let row = await rowOf(s.ceremonyId);
     await transitionCeremony(temporal(), row, { action: 'terms', client });
+    const after = await env.mailbox.cursor();
     await transitionCeremony(temporal(), row, { action: 'present', client });
-    await env.ownerDb('esign_ceremonies').where({ id: s.ceremonyId }).update({ otp_hash: otpHash('135790', s.ceremonyId) });
-    for (const code of ['000000', '111111']) {
-      const st = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: code });
+    const right = await env.mailbox.otp('anna@example.test', after);
+    const wrong = wrongCode(right);
+    for (let i = 0; i < 2; i++) {
+      const st = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: wrong });
       assert.equal(st.status, 'presented');
     }
-    const locked = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: '222222' });
+    const locked = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: wrong });
     assert.equal(locked.status, 'locked');
     row = await rowOf(s.ceremonyId);
     assert.equal(row.stato, 'locked');
     assert.equal(row.otp_attempts, 3);
     assert.equal(row.bundle, null);
-    await assert.rejects(transitionCeremony(temporal(), row, { action: 'sign', client, otp: '135790' }), (e: { status?: number }) => e.status === 409);
+    await assert.rejects(transitionCeremony(temporal(), row, { action: 'sign', client, otp: right }), (e: { status?: number }) => e.status === 409);
     const handle = env.temporal.workflow.getHandle(s.workflowId);
     assert.equal((await handle.result()).status, 'locked');
     assert.equal((await handle.query(esignStateQuery)).otpFailures, 3);

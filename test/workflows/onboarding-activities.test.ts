@@ -9,9 +9,9 @@ import { verifyAuditChain } from '../../src/domains/audit/audit.chain';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { CDD_SCHEMA_VERSION } from '../../src/domains/onboarding/onboarding.cdd-schema';
 import { onboardingEsignToken, sha256Hex } from '../../src/domains/onboarding/onboarding.tokens';
-import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
 import { onboardingWorkflowId, type OnboardingEdit } from '../../workflows/onboarding/onboarding.contract';
+import { linkIn } from '../helpers/mailbox';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import {
   companyAnagrafe, companyCdd, companyCountries, companyOwners, travelRuleDeclaration, UBO_A, UBO_B,
@@ -36,7 +36,8 @@ describe('onboarding activities', function () {
     env = await getTestEnv();
     dir = mkdtempSync(join(tmpdir(), 'cp-onb-docs-'));
     store = new DocumentStore(dir);
-    acts = createOnboardingActivities({ db: env.deps.db, logger: env.deps.logger, config: { ...env.deps.config, documentDir: dir } });
+    // Called directly (not as activities): messages go to their delivery through the web's dispatcher.
+    acts = createOnboardingActivities({ db: env.deps.db, logger: env.deps.logger, config: { ...env.deps.config, documentDir: dir }, dispatch: env.deps.dispatch });
   });
   after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
@@ -192,20 +193,21 @@ describe('onboarding activities', function () {
     await acts.recordOnboardingTransition(t);
     await acts.recordOnboardingTransition(t);
     assert.equal((await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.request-info' })).length, 1);
-    const before = sentCustomerMessages().length;
+    const after = await env.mailbox.cursor();
     await acts.sendOnboardingLink({ ...by, purpose: 'info_request' });
-    const msg = sentCustomerMessages().slice(before).find((m) => m.caseId === caseId)!;
-    assert.equal(msg.to, 'info@example.test');
-    assert.equal(msg.kind, 'info_request');
-    assert.match(msg.testo, /Manca la visura aggiornata/);
-    assert.match(msg.link!, /\/api\/v1\/onboarding\/resume\?token=/);
+    await acts.sendOnboardingLink({ ...by, purpose: 'info_request' });
+    const queued = await env.ownerDb('outbox_messages').where({ cod_azienda: tenant, entity_id: caseId });
+    assert.deepEqual(queued.map((q) => [q.kind, q.recipient]), [['info_request', 'info@example.test']], 'a retry of the step queues nothing more');
+    const msg = await env.mailbox.waitFor('info@example.test', { after });
+    assert.match(msg.text, /Manca la visura aggiornata/);
+    assert.match(linkIn(msg), /\/api\/v1\/onboarding\/resume\?token=/);
     const links = await env.ownerDb('onboarding_links').where({ case_id: caseId });
     assert.equal(links.length, 1);
     assert.equal(links[0].purpose, 'info_request');
     // Default link lifetime: 72 hours.
     assert.ok(Math.abs(new Date(links[0].expires_at).getTime() - Date.now() - 72 * 3_600_000) < 60_000);
     const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.link' }).first();
-    assert.ok(!JSON.stringify(audit.data).includes(msg.link!.split('token=')[1]!), 'no token in the audit trail');
+    assert.ok(!JSON.stringify(audit.data).includes(linkIn(msg).split('token=')[1]!), 'no token in the audit trail');
   });
 
   it('reports what an incomplete case lacks and stores it on the case', async () => {
