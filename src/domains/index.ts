@@ -17,6 +17,7 @@ import { registerOnboardingRoutes } from './onboarding/onboarding.routes';
 import { registerOnboardingAdminRoutes } from './onboarding/onboarding-admin.routes';
 import { registerOnboardingAdminPages } from './onboarding/onboarding-admin.pages';
 import { registerOnboardingPages } from './onboarding/onboarding.pages';
+import { registerOutboxRoutes } from './outbox/outbox.routes';
 
 export type RegisterRoutes = (router: Router<AppState>, services: AppServices) => void;
 
@@ -38,4 +39,5 @@ export const domains: RegisterRoutes[] = [
   registerOnboardingAdminRoutes,
   registerOnboardingAdminPages,
   registerOnboardingPages,
+  registerOutboxRoutes,
 ];

@@ -59,6 +59,7 @@ export const NAV_SECTIONS: NavSection[] = [
     { label: 'Aziende', href: '/organizzazione', roles: ['superadmin'] },
     { label: 'Utenti', href: '/organizzazione/utenti', roles: ['superadmin', 'admin'] },
     { label: 'Configurazione', href: '/organizzazione/configurazione', roles: ['superadmin', 'admin'] },
+    { label: 'Messaggi in uscita', href: '/organizzazione/messaggi', roles: ['superadmin', 'admin'] },
     { label: 'Registro audit', href: '/audit/eventi', roles: ['superadmin', 'admin', 'co', 'auditor'] },
     { label: 'API', href: '/api/docs', roles: ['superadmin', 'admin', 'co', 'auditor'] },
   ] },
