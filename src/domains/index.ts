@@ -26,6 +26,8 @@ export const domains: RegisterRoutes[] = [
   registerSystemRoutes,
   registerAuthRoutes,
   registerAdminRoutes,
+  // Before the tenant pages: /organizzazione/messaggi is not a tenant's /organizzazione/:cod.
+  registerOutboxRoutes,
   registerOrganizzazionePages,
   registerAuditRoutes,
   registerNotificationRoutes,
@@ -39,5 +41,4 @@ export const domains: RegisterRoutes[] = [
   registerOnboardingAdminRoutes,
   registerOnboardingAdminPages,
   registerOnboardingPages,
-  registerOutboxRoutes,
 ];
