@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { createEsignActivities } from '../../activities/esign/esign.activities';
 import { verifyBundle } from '../../src/domains/esign/esign.bundle';
 import { startCeremony, transitionCeremony } from '../../src/domains/esign/esign.commands';
 import { esignStateQuery } from '../../workflows/esign/esign.contract';
@@ -82,5 +83,32 @@ describe('e-signature ceremony workflow (dev server)', function () {
     const handle = env.temporal.workflow.getHandle(s.workflowId);
     assert.equal((await handle.result()).status, 'locked');
     assert.equal((await handle.query(esignStateQuery)).otpFailures, 3);
+  });
+
+  it('a new code replaces the old one (which stops working), once per send number, and goes out by e-mail', async () => {
+    const s = await startCeremony(temporal(), { codAzienda: tenant, actor, data });
+    let row = await rowOf(s.ceremonyId);
+    await transitionCeremony(temporal(), row, { action: 'terms', client });
+    let after = await env.mailbox.cursor();
+    await transitionCeremony(temporal(), row, { action: 'present', client });
+    const old = await env.mailbox.otp('anna@example.test', after);
+    // The activity the workflow runs for "resend" (its limits are the workflow's, tested on the time-skipping server).
+    const acts = createEsignActivities({ db: env.deps.db, logger: env.deps.logger, config: env.deps.config, dispatch: env.deps.dispatch });
+    const step = { codAzienda: tenant, ceremonyId: s.ceremonyId, transitionId: 'resend-1', actor: { id: 'signer', username: 'firmatario', roles: ['signer'] }, send: 2 };
+    after = await env.mailbox.cursor();
+    await acts.resendEsignCode(step);
+    await acts.resendEsignCode(step);
+    const fresh = await env.mailbox.otp('anna@example.test', after);
+    const codes = await env.ownerDb('outbox_messages').where({ entity_type: 'esign_ceremony', entity_id: s.ceremonyId }).orderBy('created_at').pluck('dedup_key');
+    assert.deepEqual(codes, [`esign-otp:${s.ceremonyId}:1`, `esign-otp:${s.ceremonyId}:2`], 'a retried resend issues nothing more');
+    row = await rowOf(s.ceremonyId);
+    assert.equal(row.otp_sends, 2);
+    if (old !== fresh) {
+      const st = await transitionCeremony(temporal(), row, { action: 'sign', client, otp: old });
+      assert.equal(st.lastOtp, 'wrong', 'the old code stopped working');
+    }
+    assert.equal((await transitionCeremony(temporal(), row, { action: 'sign', client, otp: fresh })).status, 'signed');
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'esign_ceremony', entity_id: s.ceremonyId }).orderBy('id').pluck('action');
+    assert.ok(audit.includes('esign.otp-resent'));
   });
 });
