@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
+import { withTenant } from '../../src/db/tenant';
 import { verifyAuditChain } from '../../src/domains/audit/audit.chain';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { CDD_SCHEMA_VERSION } from '../../src/domains/onboarding/onboarding.cdd-schema';
@@ -249,6 +250,10 @@ describe('onboarding activities', function () {
     await edit({ kind: 'travel-rule-sign', declaration: travelRuleDeclaration() });
     await acts.prepareOnboardingSigning({ ...step(), purpose: 'travel_rule' });
     await env.ownerDb('onboarding_sessions').insert({ id_hash: randomBytes(16).toString('hex'), cod_azienda: tenant, case_id: caseId, expires_at: new Date(Date.now() + DAY) });
+    // A message to the applicant still in the outbox (a resume link asked for and not yet sent).
+    await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) => env.deps.outbox.enqueue(trx, {
+      codAzienda: tenant, kind: 'resume', to: 'richiedente@example.test', subject: 'Il link', text: 'Alfa Beta', entity: { type: 'onboarding_case', id: caseId }, dedupKey: `erase-test:${caseId}`,
+    }));
 
     const erase = step();
     await acts.eraseOnboardingCase(erase);
@@ -264,6 +269,7 @@ describe('onboarding activities', function () {
     for (const table of ['onboarding_documents', 'onboarding_wallets', 'onboarding_links', 'onboarding_sessions']) {
       assert.equal((await db(table).where({ case_id: caseId })).length, 0, table);
     }
+    assert.equal((await db('outbox_messages').where({ entity_id: caseId })).length, 0, 'no message to the applicant is kept or sent');
     assert.equal(await blobExists(tenant, again.sha256), false);
     assert.equal(await blobExists(tenant, otherDoc.sha256), true, 'the other case still uses these bytes');
     assert.equal((await db('onboarding_documents').where({ case_id: other.caseId })).length, 1);
