@@ -9,7 +9,7 @@ const page = (title: string, body: string) => `<!doctype html>
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem;color:#1d273b}table{border-collapse:collapse;width:100%}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #e6e7e9}th{font-size:.8rem;color:#667382}
-pre{white-space:pre-wrap;background:#f6f8fb;padding:1rem;border-radius:4px}.muted{color:#667382}a{color:#0054a6}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f8fb;padding:1rem;border-radius:4px}.muted{color:#667382}a{color:#0054a6}
 </style></head><body>${body}</body></html>`;
 
 /** The development inbox: newest first, optionally for one recipient. */
