@@ -75,8 +75,10 @@ describe('outbox: messages that really leave', function () {
     assert.equal(mail.messageId, row.message_id, 'the Message-ID is the outbox row\'s');
 
     // A second delivery of the same message (a duplicate start after it finished) sends nothing.
+    const handle = env.temporal.workflow.getHandle(messageWorkflowId(tenant, row.id));
+    assert.equal(await handle.result(), 'sent');
     await startDeliveries(env.temporal, env.deps.config.temporal.taskQueue, [{ id: row.id, codAzienda: tenant }]);
-    assert.equal(await env.temporal.workflow.getHandle(messageWorkflowId(tenant, row.id)).result(), 'skipped');
+    assert.equal(await handle.result(), 'skipped', 'the new run found the message sent');
     assert.equal((await env.mailbox.list(`${co.username}@example.test`, after)).filter((m) => m.messageId === row.message_id).length, 1);
   });
 
