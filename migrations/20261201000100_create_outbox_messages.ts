@@ -24,6 +24,8 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('attempts').notNullable().defaultTo(0);
     t.text('last_error');
     t.timestamp('last_attempt_at', { useTz: true });
+    // An attempt under way holds the message until then (no second sender, no connection held while sending).
+    t.timestamp('claimed_until', { useTz: true });
     t.timestamp('sent_at', { useTz: true });
     t.timestamp('failed_at', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());

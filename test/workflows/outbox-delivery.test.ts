@@ -63,12 +63,14 @@ describe('outbox delivery (time-skipping server)', function () {
     const m = await queue('ritorno@example.test');
     await withRelay(port, async (taskQueue) => {
       const h = await start(taskQueue, m);
-      for (let i = 0; (await rowOf(m.id)).attempts < 1; i++) {
-        if (i > 300) throw new Error('the first attempt never ran');
+      for (let i = 0; !(await rowOf(m.id)).last_error; i++) {
+        if (i > 300) throw new Error('the first attempt never failed');
         await new Promise((r) => setTimeout(r, 50));
       }
       const down = await rowOf(m.id);
       assert.equal(down.status, 'pending');
+      assert.equal(down.attempts, 1);
+      assert.equal(down.claimed_until, null, 'a failed attempt lets the next one in');
       assert.match(down.last_error, /ECONNREFUSED/);
       const relay = await startDevMailServer({ smtpPort: port, webPort: 0 });
       try {
@@ -116,5 +118,24 @@ describe('outbox delivery (time-skipping server)', function () {
     } finally {
       await new Promise<void>((r) => refusing.close(() => r()));
     }
+  });
+
+  it('lets one attempt at a time send a message: a claimed message is left alone, a sent one is never sent again', async () => {
+    const deps = { db: env.deps.db, logger: env.deps.logger, config: env.deps.config };
+    const acts = createOutboxActivities(deps, messaging(deps));
+    const m = await queue('una-volta@example.test');
+    const input = { codAzienda: tenant, messageId: m.id };
+    // As another attempt leaves it while it talks to the relay.
+    await env.ownerDb('outbox_messages').where({ id: m.id }).update({ claimed_until: new Date(Date.now() + 60_000) });
+    await assert.rejects(acts.deliverOutboxMessage(input), (e: { type?: string }) => e.type === 'DELIVERY_IN_PROGRESS');
+    await env.ownerDb('outbox_messages').where({ id: m.id }).update({ claimed_until: null });
+    const after = await env.mailbox.cursor();
+    assert.equal(await acts.deliverOutboxMessage(input), 'sent');
+    assert.equal(await acts.deliverOutboxMessage(input), 'skipped');
+    await env.mailbox.waitFor('una-volta@example.test', { after });
+    assert.equal((await env.mailbox.list('una-volta@example.test', after)).length, 1);
+    const row = await rowOf(m.id);
+    assert.equal(row.attempts, 1);
+    assert.equal(row.claimed_until, null);
   });
 });
