@@ -44,8 +44,14 @@ describe('outbox delivery (time-skipping server)', function () {
       connection: ts.nativeConnection, taskQueue, workflowsPath: join(projectRoot, 'workflows', 'outbox', 'outbox.workflow.ts'),
       activities: createOutboxActivities(deps, messaging({ ...deps, mail: createMailSender(config.mail) })),
     });
-    return worker.runUntil(fn(taskQueue));
+    try {
+      return await worker.runUntil(fn(taskQueue));
+    } finally {
+      // A failed test leaves no delivery behind: a pending activity would stop time skipping for the next one.
+      for (const id of started.splice(0)) await ts.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    }
   }
+  const started: string[] = [];
 
   async function queue(to: string) {
     const m = await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) => env.deps.outbox.enqueue(trx, {
@@ -53,9 +59,12 @@ describe('outbox delivery (time-skipping server)', function () {
     }));
     return m!;
   }
-  const start = (taskQueue: string, m: { id: string; codAzienda: string }) => ts.client.workflow.start(MESSAGE_DELIVERY_WORKFLOW_TYPE, {
-    taskQueue, workflowId: messageWorkflowId(m.codAzienda, m.id), args: [{ codAzienda: m.codAzienda, messageId: m.id }],
-  });
+  const start = (taskQueue: string, m: { id: string; codAzienda: string }) => {
+    started.push(messageWorkflowId(m.codAzienda, m.id));
+    return ts.client.workflow.start(MESSAGE_DELIVERY_WORKFLOW_TYPE, {
+      taskQueue, workflowId: messageWorkflowId(m.codAzienda, m.id), args: [{ codAzienda: m.codAzienda, messageId: m.id }],
+    });
+  };
   const rowOf = async (id: string) => env.ownerDb('outbox_messages').where({ id }).first();
 
   it('retries after the relay was down and delivers once when it is back', async () => {
