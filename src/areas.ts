@@ -7,6 +7,7 @@ import { cddArea } from './domains/cdd/area';
 import { esignArea } from './domains/esign/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
+import { outboxArea } from './domains/outbox/area';
 import { screeningArea } from './domains/screening/area';
 import { systemArea } from './domains/system/area';
 
@@ -18,6 +19,8 @@ import { systemArea } from './domains/system/area';
 export const AREAS: readonly AreaDefinition[] = [
   systemArea,
   authArea,
+  // Before admin: /organizzazione/messaggi would otherwise be taken for a tenant by /organizzazione/:cod.
+  outboxArea,
   adminArea,
   auditArea,
   notificationsArea,

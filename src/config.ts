@@ -57,6 +57,25 @@ export interface TemporalConfig {
   webUiUrl: string;
 }
 
+/**
+ * Outgoing mail. `smtpUrl` (or `smtpHost`) names the relay; with neither, `npm start` runs the
+ * local development SMTP server with its web inbox on the two dev ports and mail goes there.
+ */
+export interface MailConfig {
+  smtpUrl: string | undefined;
+  smtpHost: string | undefined;
+  smtpPort: number | undefined;
+  smtpUser: string | undefined;
+  smtpPassword: string | undefined;
+  /** Implicit TLS (port 465); otherwise STARTTLS when the server offers it. */
+  smtpSecure: boolean;
+  /** Sender of every message, `Name <address>`; its domain is also the Message-ID's. */
+  from: string;
+  /** Local development server (only when no relay is configured). */
+  devSmtpPort: number;
+  devWebPort: number;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
@@ -92,6 +111,7 @@ export interface Config {
   onboardingDefaultAzienda: string | undefined;
   /** Largest accepted upload, in bytes. */
   uploadMaxBytes: number;
+  mail: MailConfig;
 }
 
 /**
@@ -153,6 +173,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
     onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (seedDemo ? 'DEMO' : undefined),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
+    mail: {
+      smtpUrl: env.SMTP_URL || undefined,
+      smtpHost: env.SMTP_HOST || undefined,
+      smtpPort: env.SMTP_PORT ? Number(env.SMTP_PORT) : undefined,
+      smtpUser: env.SMTP_USER || undefined,
+      smtpPassword: env.SMTP_PASSWORD || undefined,
+      smtpSecure: env.SMTP_SECURE === 'true',
+      from: env.MAIL_FROM ?? 'Piattaforma compliance <no-reply@compliance.localhost>',
+      devSmtpPort: Number(env.MAIL_DEV_SMTP_PORT ?? 1025),
+      devWebPort: Number(env.MAIL_DEV_WEB_PORT ?? 1080),
+    },
   };
 }
 

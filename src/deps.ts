@@ -4,6 +4,8 @@ import { createAppDb, createPlatformDb, deriveRoleUrl } from './db/knex';
 import type { PlatformDb } from './db/tenant';
 import { logger, type Logger } from './infra/logger';
 import { SecretBox } from './lib/secret-box';
+import { dispatcher, type DispatchMessages } from './domains/outbox';
+import { createOutbox, type Outbox } from './domains/outbox';
 import { TemporalClientProvider } from '../temporal/client';
 
 /** Everything the web process needs, built once at start (the composition root). */
@@ -17,6 +19,10 @@ export interface Deps {
   logger: Logger;
   /** Seals secrets stored in the database (TOTP seeds). */
   secrets: SecretBox;
+  /** Writes outgoing messages in the caller's transaction. */
+  outbox: Outbox;
+  /** Starts the delivery of committed messages (a failed start is left to the sweep). */
+  dispatch: DispatchMessages;
 }
 
 /** The two database pools of web and worker, from the configuration and the owner URL they derive from. */
@@ -28,12 +34,15 @@ export function buildDbPools(config: Config, ownerUrl: string): { db: Knex; plat
 }
 
 export function buildDeps(config: Config, urls: { ownerUrl: string; temporalAddress: string }): Deps {
+  const temporal = new TemporalClientProvider(config.temporal, () => urls.temporalAddress);
   return {
     config,
     ...buildDbPools(config, urls.ownerUrl),
-    temporal: new TemporalClientProvider(config.temporal, () => urls.temporalAddress),
+    temporal,
     logger,
     secrets: new SecretBox(config.secretBoxKey),
+    outbox: createOutbox(config),
+    dispatch: dispatcher(() => temporal.get(), config.temporal.taskQueue, logger),
   };
 }
 

@@ -63,6 +63,7 @@ async function main(shutdown: Shutdown) {
   shutdown.add('web server', () => new Promise<void>((resolve) => server.close(() => resolve())));
   await new Promise((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   say(`web on http://localhost:${config.port}`);
+  if (infra.mailInboxUrl) say(`outgoing mail stays on this machine: read it at ${infra.mailInboxUrl}`);
   if (demo) {
     say(`demo tenant DEMO; users ${demo.users.join(', ')}; password ${demo.password} (also in .data/demo-password.txt)`);
     say('first sign-in asks each user to enrol an authenticator app (TOTP) at /totp/setup');

@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../workflows/outbox/outbox.contract';
 import {
   SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE, type ScreeningImportInput,
 } from '../workflows/screening/screening.contract';
@@ -20,6 +21,19 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       memo: { descrizione: 'Import giornaliero delle liste sanzioni e nuovo screening delle differenze' },
     });
     created.push(SCREENING_IMPORT_SCHEDULE_ID);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  try {
+    await client.schedule.create({
+      scheduleId: OUTBOX_SWEEP_SCHEDULE_ID,
+      // Delivery starts right after each commit; this catches the starts lost to a crash.
+      spec: { intervals: [{ every: '1 minute' }] },
+      action: { type: 'startWorkflow', workflowType: OUTBOX_SWEEP_WORKFLOW_TYPE, args: [], taskQueue, workflowId: 'outbox-sweep:scheduled' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP },
+      memo: { descrizione: 'Avvia la consegna dei messaggi in uscita rimasti in attesa' },
+    });
+    created.push(OUTBOX_SWEEP_SCHEDULE_ID);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }

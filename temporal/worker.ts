@@ -2,7 +2,8 @@ import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/wo
 import type { Knex } from 'knex';
 import { readFileSync } from 'node:fs';
 import { createActivities } from '../activities';
-import type { Config, TemporalConfig } from '../src/config';
+import type { ActivityDeps } from '../activities/deps';
+import type { TemporalConfig } from '../src/config';
 import type { PlatformDb } from '../src/db/tenant';
 import { startAuditSealer, type AuditSealer } from '../src/domains/audit';
 import type { Logger } from '../src/infra/logger';
@@ -17,7 +18,7 @@ function quietRuntime() {
   Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN'), shutdownSignals: [] });
 }
 
-type ActivityConfig = Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl'>;
+type ActivityConfig = ActivityDeps['config'];
 
 export interface WorkerHandle {
   worker: Worker;

@@ -1,33 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
 import { STATO_LABELS, transitionText } from '../../src/domains/cases/cases.labels';
 import type { CaseCreation, CaseEventRecord, CaseOverdue, CaseProjection, CaseRecord } from '../../workflows/case/case.contract';
+import { notify } from '../../src/domains/notifications';
 import type { ActivityDeps } from '../deps';
+import { messaging, type Messaging } from '../../src/domains/outbox';
 
 const EVENT_COLUMNS = ['id', 'tipo', 'testo', 'actor', 'created_at'];
 
 const caseNotFound = (id: string) =>
   ApplicationFailure.create({ type: 'CASE_NOT_FOUND', message: `case ${id} not found`, nonRetryable: true });
 
-/** Users to tell about a case: the tenant's compliance officers, its opener and its assignee. */
-async function caseRecipients(trx: Knex.Transaction, codAzienda: string, c: { opened_by: string; assegnatario: string | null }) {
-  const ids = [c.opened_by, c.assegnatario].filter((v): v is string => !!v && /^[0-9a-f-]{36}$/i.test(v));
-  const rows = await trx('utenti')
-    .where({ cod_azienda: codAzienda, attivo: true })
-    .andWhere((q) => { q.whereRaw("'co' = any(ruoli)"); if (ids.length) q.orWhereIn('cod_utente', ids); })
-    .select('cod_utente');
-  return rows.map((r: { cod_utente: string }) => r.cod_utente);
-}
-
 /**
  * The case workflow's projection: every write to cases, case_events and audit_events
  * happens here, one DB transaction per step, idempotent so that a retried activity
  * leaves exactly one copy behind.
  */
-export function createCaseActivities({ db }: ActivityDeps) {
+export function createCaseActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
+  const { db } = deps;
   return {
     /** Writes the case, its opening event and audit event once; answers the row either way. */
     async createCaseProjection(p: CaseCreation): Promise<CaseRecord> {
@@ -89,7 +81,7 @@ export function createCaseActivities({ db }: ActivityDeps) {
     },
 
     async markCaseOverdue(p: CaseOverdue): Promise<{ notified: number }> {
-      return withTenant(db, { codAzienda: p.codAzienda, actor: 'system' }, async (trx) => {
+      const r = await withTenant(db, { codAzienda: p.codAzienda, actor: 'system' }, async (trx) => {
         const c = await trx('cases').where({ id: p.caseId }).forUpdate().first('id', 'titolo', 'stato', 'overdue', 'opened_by', 'assegnatario');
         if (!c) throw caseNotFound(p.caseId);
         if (!c.overdue) {
@@ -104,17 +96,15 @@ export function createCaseActivities({ db }: ActivityDeps) {
             data: { sla_due_at: p.slaDueAt, stato: c.stato },
           });
         }
-        const recipients = await caseRecipients(trx, p.codAzienda, c);
-        if (!recipients.length) return { notified: 0 };
-        // dedup_key + the partial unique index: a retry inserts nothing new.
-        const rows = await trx('notifications').insert(recipients.map((u) => ({
-          id: randomUUID(), cod_azienda: p.codAzienda, cod_utente: u, tipo: 'case_overdue',
-          titolo: `Caso in ritardo: ${c.titolo}`,
-          messaggio: 'Il termine di lavorazione (SLA) del caso è scaduto.',
-          link: `/casi/${p.caseId}`, entity_type: 'case', entity_id: p.caseId, dedup_key: `case-overdue:${p.caseId}`,
-        }))).onConflict().ignore().returning('id');
-        return { notified: rows.length };
+        // The tenant's compliance officers, the opener and the assignee; the dedup key makes a retry add nothing.
+        return notify(trx, {
+          codAzienda: p.codAzienda, recipients: [c.opened_by, c.assegnatario].filter(Boolean), role: 'co', tipo: 'case_overdue',
+          titolo: `Caso in ritardo: ${c.titolo}`, messaggio: 'Il termine di lavorazione (SLA) del caso è scaduto.',
+          link: `/casi/${p.caseId}`, entity: { type: 'case', id: p.caseId }, dedupKey: `case-overdue:${p.caseId}`,
+        }, m.outbox);
       });
+      await m.dispatch(r.messages);
+      return { notified: r.created };
     },
   };
 }

@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
 import { notify } from '../../src/domains/notifications';
+import { messaging, type Messaging } from '../../src/domains/outbox';
 import { CDD_REVIEW_STATO, type CddReviewChange } from '../../workflows/cdd/cdd-review.contract';
 import type { ActivityDeps } from '../deps';
 
@@ -14,7 +15,8 @@ const reviewNotFound = (id: string) =>
  * compliance officers (`markCddReviewDue`: reviews started before the controls call it by
  * that name, so it keeps it).
  */
-export function createCddReviewActivities({ db }: ActivityDeps) {
+export function createCddReviewActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
+  const { db } = deps;
   return {
     async projectCddReviewChange(p: CddReviewChange): Promise<void> {
       await withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
@@ -36,22 +38,24 @@ export function createCddReviewActivities({ db }: ActivityDeps) {
     },
 
     async markCddReviewDue(p: { codAzienda: string; reviewId: string; codAnagrafe: string }): Promise<void> {
-      await withTenant(db, { codAzienda: p.codAzienda, actor: 'system' }, async (trx) => {
+      const r = await withTenant(db, { codAzienda: p.codAzienda, actor: 'system' }, async (trx) => {
         const review = await trx('cdd_reviews').where({ id: p.reviewId }).forUpdate().first();
         if (!review) throw reviewNotFound(p.reviewId);
-        if (review.stato !== 'programmata') return;
+        if (review.stato !== 'programmata') return null;
         await trx('cdd_reviews').where({ id: p.reviewId }).update({ stato: 'scaduta', updated_at: new Date() });
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: 'system', action: 'cdd_review.due', entityType: 'cdd_review', entityId: p.reviewId,
           data: { cod_anagrafe: p.codAnagrafe, from: 'programmata', to: 'scaduta', due_at: new Date(review.due_at).toISOString() },
         });
-        await notify(trx, {
+        return notify(trx, {
           codAzienda: p.codAzienda, role: ['co'], tipo: 'cdd_review_due',
           titolo: `Verifica periodica scaduta: ${p.codAnagrafe}`,
           messaggio: `È il momento della verifica periodica dell'adeguata verifica del cliente ${p.codAnagrafe} (rischio ${review.classe_rischio ?? '—'}).`,
           link: `/anagrafe/${encodeURIComponent(p.codAnagrafe)}`, entity: { type: 'cdd_review', id: p.reviewId }, dedupKey: `cdd-review:${p.reviewId}:due`,
-        });
+        }, m.outbox);
       });
+      // After the commit: the e-mails of the notifications go to their delivery.
+      await m.dispatch(r?.messages ?? []);
     },
   };
 }

@@ -4,10 +4,11 @@ import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
 import { signEvidence, type EsignEvidence } from '../../src/domains/esign/esign.bundle';
-import type { EsignCreation, EsignOtpCheck, EsignStep } from '../../workflows/esign/esign.contract';
+import type { EsignCreation, EsignOtpCheck, EsignOtpSend, EsignStep } from '../../workflows/esign/esign.contract';
 import type { EsignStatus } from '../../workflows/esign/esign.machine';
 import type { ActivityDeps } from '../deps';
-import { logOtpChannel, type OtpChannel } from './otp-channel';
+import { messaging, type Messaging } from '../../src/domains/outbox';
+import { otpMessage } from './otp-message';
 
 const notFound = (id: string) => ApplicationFailure.create({ type: 'ESIGN_NOT_FOUND', message: `ceremony ${id} not found`, nonRetryable: true });
 export const otpHash = (code: string, ceremonyId: string) => createHash('sha256').update(`${code}:${ceremonyId}`).digest('hex');
@@ -19,7 +20,8 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
  * event in the same transaction; the code is generated, hashed and checked here so it
  * never enters workflow history.
  */
-export function createEsignActivities({ db, logger }: ActivityDeps, channel: OtpChannel = logOtpChannel(logger)) {
+export function createEsignActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
+  const { db } = deps;
   const tx = <T>(p: { codAzienda: string; actor: { username: string } }, fn: (trx: Knex.Transaction) => Promise<T>) =>
     withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, fn);
   const lockRow = async (trx: Knex.Transaction, id: string) => {
@@ -31,6 +33,13 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
   // signer's address, IP and user agent live on the ceremony row and in the signed bundle.
   const audit = (trx: Knex.Transaction, p: EsignStep, action: string, data: Record<string, unknown>) =>
     appendAudit(trx, { codAzienda: p.codAzienda, actor: p.actor.username, action: `esign.${action}`, entityType: 'esign_ceremony', entityId: p.ceremonyId, data: { transition_id: p.transitionId, ...data } });
+
+  const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const queueCode = (trx: Knex.Transaction, p: EsignStep, row: Record<string, any>, code: string, send: number) =>
+    m.outbox.enqueue(trx, {
+      codAzienda: p.codAzienda, kind: 'otp', to: row.signer_email, ...otpMessage({ nome: row.signer_nome, documento: row.document_name, code }),
+      entity: { type: 'esign_ceremony', id: p.ceremonyId }, dedupKey: `esign-otp:${p.ceremonyId}:${send}`,
+    });
 
   return {
     async createEsignProjection(p: EsignCreation): Promise<void> {
@@ -61,22 +70,44 @@ export function createEsignActivities({ db, logger }: ActivityDeps, channel: Otp
       });
     },
 
-    /** Fixes the document hash and sends a fresh one-time code. */
+    /**
+     * Fixes the document hash and issues the first one-time code: its hash and the message
+     * that carries it are written in one transaction, so a code exists only with its message.
+     */
     async presentEsignDocument(p: EsignStep): Promise<{ documentSha256: string }> {
-      const sent = await tx(p, async (trx) => {
+      const r = await tx(p, async (trx) => {
         const row = await lockRow(trx, p.ceremonyId);
-        if (row.stato !== 'terms_accepted') return { documentSha256: row.document_sha256 as string, code: null, row };
+        if (row.stato !== 'terms_accepted') return { documentSha256: row.document_sha256 as string, queued: null };
         const documentSha256 = sha256(row.document_content);
-        const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+        const code = newCode();
         await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({
           stato: 'presented', document_sha256: documentSha256, presented_at: new Date(), otp_hash: otpHash(code, p.ceremonyId),
-          otp_sent_at: new Date(), otp_attempts: 0, updated_at: new Date(),
+          otp_sent_at: new Date(), otp_sends: 1, otp_attempts: 0, updated_at: new Date(),
         });
         await audit(trx, p, 'present', { from: 'terms_accepted', to: 'presented', document_sha256: documentSha256, otp_sent: true });
-        return { documentSha256, code, row };
+        return { documentSha256, queued: await queueCode(trx, p, row, code, 1) };
       });
-      if (sent.code) await channel.send({ ceremonyId: p.ceremonyId, codAzienda: p.codAzienda, to: { nome: sent.row.signer_nome, email: sent.row.signer_email }, code: sent.code });
-      return { documentSha256: sent.documentSha256 };
+      await m.dispatch(r.queued ? [r.queued] : []);
+      return { documentSha256: r.documentSha256 };
+    },
+
+    /**
+     * A new code at the signer's request (the workflow enforces the limits). The old code
+     * stops working: the new hash replaces it. `send` is the workflow's count, so a retry
+     * after the commit issues nothing more.
+     */
+    async resendEsignCode(p: EsignOtpSend): Promise<void> {
+      const queued = await tx(p, async (trx) => {
+        const row = await lockRow(trx, p.ceremonyId);
+        if (row.stato !== 'presented' || row.otp_sends >= p.send) return null;
+        const code = newCode();
+        await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({
+          otp_hash: otpHash(code, p.ceremonyId), otp_sent_at: new Date(), otp_sends: p.send, updated_at: new Date(),
+        });
+        await audit(trx, p, 'otp-resent', { send: p.send });
+        return queueCode(trx, p, row, code, p.send);
+      });
+      await m.dispatch(queued ? [queued] : []);
     },
 
     /** Compares hashes in constant time and records the attempt; the workflow counts the failures. */

@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { withTenant } from '../../src/db/tenant';
 import { notify, type NotifyInput, type NotifyResult } from '../../src/domains/notifications';
 import type { ActivityDeps } from '../deps';
+import { messaging, type Messaging } from '../../src/domains/outbox';
 
 export type NotifyUsersInput = NotifyInput;
 
@@ -18,12 +19,14 @@ function activityDedupKey(): string | null {
   }
 }
 
-export function createNotificationActivities({ db }: ActivityDeps) {
+export function createNotificationActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
   return {
-    /** Notifies users of one tenant; idempotent (dedup key per recipient), so Temporal may retry it freely. */
-    async notifyUsers(input: NotifyUsersInput): Promise<NotifyResult> {
+    /** Notifies users of one tenant, in-app and by e-mail; idempotent (dedup key per recipient), so Temporal may retry it freely. */
+    async notifyUsers(input: NotifyUsersInput): Promise<Omit<NotifyResult, 'messages'>> {
       const dedupKey = input.dedupKey ?? activityDedupKey();
-      return withTenant(db, { codAzienda: input.codAzienda, actor: 'system' }, (trx) => notify(trx, { ...input, dedupKey }));
+      const r = await withTenant(deps.db, { codAzienda: input.codAzienda, actor: 'system' }, (trx) => notify(trx, { ...input, dedupKey }, m.outbox));
+      await m.dispatch(r.messages);
+      return { created: r.created, recipients: r.recipients };
     },
   };
 }

@@ -10,8 +10,8 @@ import { auditCase, json, lockCase, removeUnreferencedBlobs, tx } from './onboar
  * asked by the applicant (`erased`) or done when an untouched draft expires (`expired`:
  * nothing was submitted, so nothing justifies keeping what was typed; art. 5(1)(e)):
  * documents with their files, wallets, links, sessions, screening subjects of the case,
- * the personal content of its signing ceremonies, and every personal field of the case
- * row. The row itself stays, blank, as the trace that an erasure happened.
+ * the personal content of its signing ceremonies, the messages to the applicant (and the
+ * codes of those ceremonies) in the outbox, and every personal field of the case row. The row itself stays, blank, as the trace that an erasure happened.
  */
 export async function eraseCase(db: Knex, store: DocumentStore, p: OnboardingStep, to: 'erased' | 'expired' = 'erased'): Promise<void> {
   const shas = await tx(db, p, async (trx) => {
@@ -36,9 +36,15 @@ export async function eraseCase(db: Knex, store: DocumentStore, p: OnboardingSte
     }
 
     // A travel-rule declaration may have been signed in the draft: its ceremony keeps no personal content.
+    const ceremonyIds: string[] = await trx('esign_ceremonies').where({ parent_workflow_id: row.workflow_id }).pluck('id');
     const ceremonies = await trx('esign_ceremonies').where({ parent_workflow_id: row.workflow_id }).update({
       signer_nome: 'dati cancellati', signer_email: '', document_content: Buffer.alloc(0), bundle: null, ip: null, user_agent: null, updated_at: new Date(),
     });
+    // A message still pending is not sent any more: its delivery finds no row.
+    const messages = await trx('outbox_messages').where((q) => {
+      q.where({ entity_type: 'onboarding_case', entity_id: p.caseId });
+      if (ceremonyIds.length) q.orWhere((c) => c.where('entity_type', 'esign_ceremony').whereIn('entity_id', ceremonyIds));
+    }).delete();
 
     const now = new Date();
     await trx('onboarding_cases').where({ id: p.caseId }).update({
@@ -48,7 +54,7 @@ export async function eraseCase(db: Knex, store: DocumentStore, p: OnboardingSte
       info_request_message: null, rejection_reason: null,
     });
     await auditCase(trx, p, to === 'erased' ? 'erase' : 'purge', {
-      from: row.stato, to, documents: docs.length, wallets, screening_subjects: subjectIds.length, ceremonies,
+      from: row.stato, to, documents: docs.length, wallets, screening_subjects: subjectIds.length, ceremonies, messages,
     });
     return docs.map((d) => d.sha256);
   });

@@ -2,15 +2,16 @@ import { getSetting } from '../../src/domains/admin';
 import { appendAudit } from '../../src/domains/audit';
 import { notify } from '../../src/domains/notifications';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
+import { infoLinkMessage, outcomeMessage, queueCustomerMessage } from '../../src/domains/onboarding/onboarding.messages';
 import { signerName, signingDocument } from '../../src/domains/onboarding/onboarding.signing-document';
 import { onboardingEsignToken, resumeUrl, sha256Hex, signMagicLink } from '../../src/domains/onboarding/onboarding.tokens';
 import { validateApplication, type ApplicationData } from '../../src/domains/onboarding/onboarding.validation';
-import { logCustomerMailer, type CustomerMailer } from '../../src/infra/customer-mailer';
 import type {
   DocumentMeta, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
 import type { OnboardingStatus, WalletStatus } from '../../workflows/onboarding/onboarding.machine';
 import type { ActivityDeps } from '../deps';
+import { messaging, type Messaging } from '../../src/domains/outbox';
 import { applyEdit } from './onboarding-edit';
 import { eraseCase } from './onboarding-erase';
 import { materialiseCustomer } from './onboarding-materialise';
@@ -38,7 +39,7 @@ function transitionFields(action: string, p: OnboardingStep, row: Record<string,
  * its audit event; each activity checks the row's current state first, so a retry after
  * a committed write changes nothing. Personal data stays out of the audit trail.
  */
-export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerMailer = logCustomerMailer(deps.logger)) {
+export function createOnboardingActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
   const { db, config } = deps;
   const store = new DocumentStore(config.documentDir);
 
@@ -132,59 +133,49 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
       });
     },
 
+    /** A resume link and its message, in one transaction; the step's key makes a retry send nothing more. */
     async sendOnboardingLink(p: OnboardingStep & { purpose: 'info_request' | 'reminder' }): Promise<void> {
-      const made = await tx(db, p, async (trx) => {
+      const queued = await tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);
         if (!row.email) return null; // erased: nobody to write to
+        const dedupKey = `onboarding-link:${p.caseId}:${p.purpose}:${p.transitionId}`;
+        if (await trx('outbox_messages').where({ cod_azienda: p.codAzienda, dedup_key: dedupKey }).first('id')) return null;
         const ttlHours = Number(await getSetting(trx, 'onboarding.link_ttl_hours', p.codAzienda));
         const link = await signMagicLink(config.sessionSecret, { caseId: p.caseId, codAzienda: p.codAzienda, purpose: p.purpose, ttlHours });
         await trx('onboarding_links').insert({ jti: link.jti, cod_azienda: p.codAzienda, case_id: p.caseId, purpose: p.purpose, expires_at: link.expiresAt });
         await auditCase(trx, p, 'link', { purpose: p.purpose, expires_at: link.expiresAt.toISOString() });
-        return { email: row.email as string, message: row.info_request_message as string | null, token: link.token, expiresAt: link.expiresAt };
+        const text = infoLinkMessage({ purpose: p.purpose, link: resumeUrl(config.publicBaseUrl, link.token), expiresAt: link.expiresAt, message: row.info_request_message ?? null });
+        return queueCustomerMessage(m.outbox, trx, { codAzienda: p.codAzienda, caseId: p.caseId, to: row.email, kind: p.purpose, ...text, dedupKey });
       });
-      if (!made) return;
-      const url = resumeUrl(config.publicBaseUrl, made.token);
-      const scadenza = made.expiresAt.toLocaleString('it-IT', { timeZone: 'Europe/Rome' });
-      const testo = p.purpose === 'info_request'
-        ? `Per completare l'esame della tua pratica ci servono alcune integrazioni:\n\n${made.message ?? ''}\n\nRiprendi la pratica da questo link (valido fino al ${scadenza}): ${url}`
-        : `La tua pratica attende ancora le integrazioni richieste${made.message ? `:\n\n${made.message}\n\n` : '. '}Riprendila da questo link (valido fino al ${scadenza}): ${url}`;
-      await mailer.send({
-        codAzienda: p.codAzienda, caseId: p.caseId, to: made.email, kind: p.purpose, link: url, testo,
-        oggetto: p.purpose === 'info_request' ? 'Richiesta di integrazione della tua pratica' : 'Promemoria: la tua pratica attende le integrazioni richieste',
-      });
+      await m.dispatch(queued ? [queued] : []);
     },
 
     /**
      * Tells the applicant the decision, and nothing more: a refusal may follow a suspicion,
-     * and disclosing its reason would be tipping-off (art. 39 d.lgs. 231/2007).
+     * and disclosing its reason would be tipping-off (art. 39 d.lgs. 231/2007). The message
+     * and the "outcome sent" mark commit together.
      */
     async sendOnboardingOutcome(p: OnboardingStep & { outcome: 'approved' | 'rejected' }): Promise<void> {
-      const email = await tx(db, p, async (trx) => {
+      const queued = await tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);
         if (!row.email) return null;
         const already = await trx('audit_events').where({ cod_azienda: p.codAzienda, entity_id: p.caseId, action: 'onboarding.outcome-sent' }).first('seq');
-        if (already) return null; // a retry after the message went out
+        if (already) return null; // a retry after the commit
         await auditCase(trx, p, 'outcome-sent', { outcome: p.outcome });
-        return row.email as string;
+        return queueCustomerMessage(m.outbox, trx, {
+          codAzienda: p.codAzienda, caseId: p.caseId, to: row.email, kind: 'outcome', ...outcomeMessage(p.outcome), dedupKey: `onboarding-outcome:${p.caseId}`,
+        });
       });
-      if (!email) return;
-      const approved = p.outcome === 'approved';
-      await mailer.send({
-        codAzienda: p.codAzienda, caseId: p.caseId, to: email, kind: 'outcome',
-        oggetto: approved ? 'La tua richiesta è stata accolta' : 'Esito della tua richiesta',
-        testo: approved
-          ? 'Ti informiamo che la tua richiesta di apertura del rapporto è stata accolta. Riceverai a parte le istruzioni per iniziare a operare.'
-          : 'Ti informiamo che non è stato possibile accogliere la tua richiesta di apertura del rapporto. Per informazioni puoi rivolgerti ai nostri uffici.',
-      });
+      await m.dispatch(queued ? [queued] : []);
     },
 
     async notifyOnboardingReviewers(p: OnboardingStep & { event: 'in_review' | 'pending_second_approval' }): Promise<void> {
-      await tx(db, p, async (trx) => {
+      const r = await tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);
         const a = (row.anagrafe ?? {}) as Record<string, unknown>;
         const nome = (typeof a.denominazione === 'string' && a.denominazione) || [a.nome, a.cognome].filter(Boolean).join(' ') || 'cliente';
         const second = p.event === 'pending_second_approval';
-        await notify(trx, {
+        return notify(trx, {
           codAzienda: p.codAzienda,
           // Only a compliance officer can give the second approval.
           role: second ? ['co'] : ['co', 'analyst'],
@@ -196,8 +187,9 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
           link: `/admin/onboarding/cases/${p.caseId}`,
           entity: { type: 'onboarding_case', id: p.caseId },
           dedupKey: `onboarding:${p.caseId}:${p.event}:${p.transitionId}`,
-        });
+        }, m.outbox);
       });
+      await m.dispatch(r.messages);
     },
 
     async recordWalletTransition(p: OnboardingStep & { walletId: string; action: 'verify' | 'revoke'; from: WalletStatus; to: WalletStatus; reason: string | null }): Promise<void> {

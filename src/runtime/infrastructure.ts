@@ -1,17 +1,22 @@
 import { join } from 'node:path';
 import type { Config } from '../config';
 import { startEmbeddedPostgres, type RunningPostgres } from '../infra/embedded-pg';
+import { startDevMailServer, type DevMailServer } from '../infra/mail/dev-mail-server';
+import { usesDevSmtp } from '../infra/mail/mail-sender';
 import { startTemporalDevServer, type RunningTemporal } from '../../temporal/dev-server';
 
 export interface Infrastructure {
   ownerUrl: string;
   temporalAddress: string;
+  /** The local SMTP server's inbox, when no relay is configured. */
+  mailInboxUrl: string | undefined;
   stop(): Promise<void>;
 }
 
 /**
- * External services when configured (DATABASE_URL, TEMPORAL_ADDRESS), otherwise the
- * embedded ones: PostgreSQL from npm and the Temporal CLI dev server, state under .data/.
+ * External services when configured (DATABASE_URL, TEMPORAL_ADDRESS, SMTP_URL), otherwise
+ * the embedded ones: PostgreSQL from npm, the Temporal CLI dev server (state under .data/)
+ * and a local SMTP server with a web inbox.
  */
 export async function startInfrastructure(config: Config, log: (m: string) => void): Promise<Infrastructure> {
   let pg: RunningPostgres | undefined;
@@ -19,20 +24,30 @@ export async function startInfrastructure(config: Config, log: (m: string) => vo
   const ownerUrl = config.databaseUrl ?? (pg = await startEmbeddedPostgres({ dir: join(config.dataDir, 'pg'), port: config.embeddedPgPort })).url;
   if (pg) log(`PostgreSQL (embedded) on 127.0.0.1:${config.embeddedPgPort}, data in ${join(config.dataDir, 'pg')}`);
   let temporalAddress = config.temporal.address;
-  if (!temporalAddress) {
-    try {
+  let mail: DevMailServer | undefined;
+  try {
+    if (!temporalAddress) {
       temporal = await startTemporalDevServer({ port: Number(process.env.TEMPORAL_PORT ?? 7233), uiPort: Number(process.env.TEMPORAL_UI_PORT ?? 8233), dbFile: join(config.dataDir, 'temporal.db'), namespace: config.temporal.namespace });
-    } catch (err) {
-      await pg?.stop();
-      throw err;
+      temporalAddress = temporal.address;
+      log(`Temporal dev server on ${temporalAddress}, Web UI on http://localhost:${temporal.uiPort}`);
     }
-    temporalAddress = temporal.address;
-    log(`Temporal dev server on ${temporalAddress}, Web UI on http://localhost:${temporal.uiPort}`);
+    if (usesDevSmtp(config.mail)) {
+      mail = await startDevMailServer({ smtpPort: config.mail.devSmtpPort, webPort: config.mail.devWebPort });
+      log(`mail (development): SMTP on 127.0.0.1:${mail.smtpPort}, inbox on ${mail.webUrl}`);
+    } else {
+      log(`mail: SMTP relay ${config.mail.smtpUrl ? new URL(config.mail.smtpUrl).host : config.mail.smtpHost}`);
+    }
+  } catch (err) {
+    await temporal?.stop();
+    await pg?.stop();
+    throw err;
   }
   return {
     ownerUrl,
     temporalAddress,
+    mailInboxUrl: mail?.webUrl,
     async stop() {
+      await mail?.stop();
       await temporal?.stop();
       await pg?.stop();
     },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { otpHash } from '../../activities/esign/esign.activities';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { wrongCode } from '../helpers/mailbox';
 import type { TestClient } from '../helpers/http-client';
 
 describe('e-signature ceremony pages (signer, no account)', function () {
@@ -35,22 +35,31 @@ describe('e-signature ceremony pages (signer, no account)', function () {
     r = await signer.submitForm(`/esign/ceremony/${id}/terms`, { token }, page);
     assert.equal(r.status, 302);
     assert.equal(r.headers.get('location'), page);
+    const after = await env.mailbox.cursor();
     r = await signer.submitForm(`/esign/ceremony/${id}/present`, { token }, page);
     assert.equal(r.status, 302);
     r = await signer.get(page, { accept: 'text/html' });
     assert.match(r.text, /mandato\.pdf/);
     assert.match(r.text, /[0-9a-f]{64}/);
     assert.match(r.text, /name="otp"/);
+    assert.match(r.text, /Inviami un nuovo codice/, 'the signer may ask for a new code');
+    const code = await env.mailbox.otp('lucia@example.test', after);
+
+    // Asking again at once is refused with the reason on the page; the code stays valid.
+    r = await signer.submitForm(`/esign/ceremony/${id}/resend`, { token }, page);
+    assert.equal(r.status, 302);
+    assert.equal(r.headers.get('location'), page);
+    r = await signer.get(page, { accept: 'text/html' });
+    assert.match(r.text, /potrai chiederne un altro tra \d+ secondi/);
 
     r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: 'abc' }, page);
     assert.equal(r.status, 422);
     assert.match(r.text, /Inserisci il codice di 6 cifre/);
-    await env.ownerDb('esign_ceremonies').where({ id }).update({ otp_hash: otpHash('654321', id) });
-    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: '000000' }, page);
+    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: wrongCode(code) }, page);
     assert.equal(r.status, 422);
     assert.match(r.text, /restano 2 tentativi/);
-    assert.match(r.text, /value="000000"/, 'what was typed is kept');
-    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: '654321' }, page);
+    assert.ok(r.text.includes(`value="${wrongCode(code)}"`), 'what was typed is kept');
+    r = await signer.submitForm(`/esign/ceremony/${id}/sign`, { token, otp: code }, page);
     assert.equal(r.status, 302);
     r = await signer.get(page, { accept: 'text/html' });
     assert.match(r.text, /Documento firmato/);

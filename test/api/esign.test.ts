@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { otpHash } from '../../activities/esign/esign.activities';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { wrongCode } from '../helpers/mailbox';
 import type { TestClient } from '../helpers/http-client';
 
 const DOC = Buffer.from('Contratto di conto corrente: testo integrale.').toString('base64');
@@ -34,8 +34,13 @@ describe('e-signature ceremony API', function () {
     assert.equal(r.status, 201, r.text);
     return r.body as { id: string; token: string; signing_url: string; stato: string };
   }
-  /** The code only reaches the signer's channel (the log): the test plants a known one by its hash. */
-  const plantOtp = (id: string, code: string) => env.ownerDb('esign_ceremonies').where({ id }).update({ otp_hash: otpHash(code, id) });
+  /** Presents the document and reads the code from the signer's mailbox, as the signer would. */
+  async function presentAndReadCode(c: { id: string; token: string }, path = `/api/v1/esign/ceremony/${c.id}/present`) {
+    const after = await env.mailbox.cursor();
+    const r = await anon.post(path, path.includes('?') ? {} : { token: c.token });
+    assert.equal(r.status, 200, r.text);
+    return { r, code: await env.mailbox.otp('mario.rossi@example.test', after) };
+  }
 
   it('runs the whole ceremony: start, terms, present, sign, receipt PDF and JSON bundle, verify', async () => {
     const c = await start();
@@ -49,18 +54,23 @@ describe('e-signature ceremony API', function () {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.stato, 'terms_accepted');
     assert.deepEqual(r.body.allowed_actions, ['present']);
-    r = await anon.post(`/api/v1/esign/ceremony/${c.id}/present?token=${c.token}`, {});
-    assert.equal(r.status, 200, r.text);
+    const presentation = await presentAndReadCode(c, `/api/v1/esign/ceremony/${c.id}/present?token=${c.token}`);
+    r = presentation.r;
+    const code = presentation.code;
     assert.equal(r.body.stato, 'presented');
     assert.match(r.body.document.sha256, /^[0-9a-f]{64}$/);
     const presented = await env.ownerDb('esign_ceremonies').where({ id: c.id }).first();
     assert.match(presented.otp_hash, /^[0-9a-f]{64}$/);
+    // The code travels in the outbox sealed: neither the ceremony nor the message row shows it.
+    const [message] = await env.ownerDb('outbox_messages').where({ entity_type: 'esign_ceremony', entity_id: c.id });
+    assert.equal(message.kind, 'otp');
+    assert.equal(message.recipient, 'mario.rossi@example.test');
+    assert.ok(!message.body_sealed.includes(code) && !JSON.stringify(presented).includes(code));
 
-    await plantOtp(c.id, '424242');
-    r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: '000001' });
+    r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: wrongCode(code) });
     assert.equal(r.status, 422, r.text);
     assert.equal(r.body.attempts_left, 2);
-    r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: '424242' });
+    r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: code });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.stato, 'signed');
     assert.ok(r.body.signed_at);
@@ -130,19 +140,39 @@ describe('e-signature ceremony API', function () {
   it('locks the ceremony after three wrong codes; then signing is a 409', async () => {
     const c = await start();
     await anon.post(`/api/v1/esign/ceremony/${c.id}/terms`, { token: c.token });
-    await anon.post(`/api/v1/esign/ceremony/${c.id}/present`, { token: c.token });
-    await plantOtp(c.id, '111111');
+    const { code } = await presentAndReadCode(c);
     const lefts: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: '999999' });
+      const r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: wrongCode(code) });
       assert.equal(r.status, 422);
       lefts.push(r.body.attempts_left);
     }
     assert.deepEqual(lefts, [2, 1, 0]);
     const s = await anon.get(`/api/v1/esign/ceremony/${c.id}?token=${c.token}`);
     assert.equal(s.body.stato, 'locked');
-    const r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: '111111' });
+    const r = await anon.post(`/api/v1/esign/ceremony/${c.id}/sign`, { token: c.token, otp: code });
     assert.equal(r.status, 409);
     assert.deepEqual(r.body.allowed_actions, []);
+    assert.equal((await anon.post(`/api/v1/esign/ceremony/${c.id}/resend`, { token: c.token })).status, 409, 'no new code for a locked ceremony');
+  });
+
+  it('lets the signer ask for a new code only after a minute (429 with Retry-After), never before the document is shown', async () => {
+    const c = await start();
+    let r = await anon.post(`/api/v1/esign/ceremony/${c.id}/resend`, { token: c.token });
+    assert.equal(r.status, 409, r.text);
+    assert.deepEqual(r.body.allowed_actions, ['terms', 'expire']);
+    await anon.post(`/api/v1/esign/ceremony/${c.id}/terms`, { token: c.token });
+    const { r: presented } = await presentAndReadCode(c);
+    assert.ok(presented.body.allowed_actions.includes('resend'));
+    assert.equal(presented.body.otp.resends_left, 4);
+    assert.ok(Date.parse(presented.body.otp.resend_from) > Date.now());
+    r = await anon.post(`/api/v1/esign/ceremony/${c.id}/resend`, { token: c.token });
+    assert.equal(r.status, 429, r.text);
+    assert.equal(r.body.code, 'TOO_MANY_ATTEMPTS');
+    const retryAfter = Number(r.headers.get('retry-after'));
+    assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.equal((await anon.post(`/api/v1/esign/ceremony/${c.id}/resend`, { token: 'z'.repeat(40) })).status, 404);
+    const sends = await env.ownerDb('outbox_messages').where({ entity_type: 'esign_ceremony', entity_id: c.id }).count({ n: '*' });
+    assert.equal(Number(sends[0]!.n), 1, 'a refused resend queues nothing');
   });
 });

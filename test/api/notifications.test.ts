@@ -16,7 +16,7 @@ describe('notifications', () => {
   let brunoClient: TestClient;
 
   const send = (input: Omit<NotifyInput, 'codAzienda'> & { codAzienda?: string }) =>
-    withTenant(env.deps.db, { codAzienda: input.codAzienda ?? tenant, actor: 'test' }, (trx) => notify(trx, { codAzienda: tenant, ...input }));
+    withTenant(env.deps.db, { codAzienda: input.codAzienda ?? tenant, actor: 'test' }, (trx) => notify(trx, { codAzienda: tenant, ...input }, env.deps.outbox));
 
   before(async () => {
     env = await getTestEnv();
@@ -83,7 +83,7 @@ describe('notifications', () => {
     assert.equal(r.body.code, 'NOT_FOUND');
     assert.equal((await brunoClient.put('/api/notifications/not-a-uuid/read')).status, 404);
     const foreign = await withTenant(env.deps.db, { codAzienda: other }, (trx) =>
-      notify(trx, { codAzienda: other, recipients: [straniero.cod_utente], tipo: 'test', titolo: 'Altra azienda' }));
+      notify(trx, { codAzienda: other, recipients: [straniero.cod_utente], tipo: 'test', titolo: 'Altra azienda' }, env.deps.outbox));
     assert.equal(foreign.created, 1);
     const [row] = await env.ownerDb('notifications').where({ cod_utente: straniero.cod_utente }).select('id');
     assert.equal((await annaClient.put(`/api/notifications/${row.id}/read`)).status, 404);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { attachmentDisposition } from '../../src/domains/onboarding/onboarding-admin.service';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { linkIn } from '../helpers/mailbox';
 import type { TestClient } from '../helpers/http-client';
 import { caseInReview, completeDraft, submitAndSign, TINY_PNG, type BuiltCase } from '../helpers/onboarding';
 
@@ -230,10 +230,11 @@ describe('onboarding admin review API', function () {
     assert.equal(r.body.stato, 'rejected');
     assert.equal(r.body.rejection_reason, 'Titolarità effettiva non dimostrata');
     // The applicant learns the outcome, never the reason (tipping-off, art. 39 d.lgs. 231/2007).
-    const told = sentCustomerMessages().filter((m) => m.caseId === c.caseId && m.kind === 'outcome');
-    assert.equal(told.length, 1);
-    assert.doesNotMatch(`${told[0]!.oggetto} ${told[0]!.testo}`, /Titolarit|dimostrat/);
-    assert.match(told[0]!.testo, /non è stato possibile accogliere/);
+    const told = await env.mailbox.waitFor(c.row.email!, { subject: /Esito della tua richiesta/ });
+    assert.doesNotMatch(`${told.subject} ${told.text}`, /Titolarit|dimostrat/);
+    assert.match(told.text, /non è stato possibile accogliere/);
+    const queued = await env.ownerDb('outbox_messages').where({ entity_id: c.caseId, kind: 'outcome' });
+    assert.equal(queued.length, 1, 'one outcome message');
   });
 
   it('asks the applicant for information: the workflow sends a fresh link', async () => {
@@ -243,11 +244,10 @@ describe('onboarding admin review API', function () {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.stato, 'info_requested');
     assert.equal(r.body.info_request_message, 'Inviate la visura aggiornata');
-    const msgs = sentCustomerMessages().filter((m) => m.caseId === c.caseId && m.kind === 'info_request');
-    assert.equal(msgs.length, 1);
-    assert.equal(msgs[0]!.to, c.row.email);
-    assert.match(msgs[0]!.link ?? '', /^https?:\/\/\S+\/onboarding\S*[?&]token=[\w-]+\.[\w-]+\.[\w-]+/, 'a signed resume link');
-    assert.match(msgs[0]!.testo, /visura aggiornata/);
+    const msg = await env.mailbox.waitFor(c.row.email!, { subject: /Richiesta di integrazione/ });
+    assert.match(linkIn(msg), /^https?:\/\/\S+\/onboarding\S*[?&]token=[\w-]+\.[\w-]+\.[\w-]+/, 'a signed resume link');
+    assert.match(msg.text, /visura aggiornata/);
+    assert.equal((await env.ownerDb('outbox_messages').where({ entity_id: c.caseId, kind: 'info_request' })).length, 1);
   });
 
   it('verifies and revokes wallets; proof of control for self-hosted wallets; no approval while one is pending', async () => {

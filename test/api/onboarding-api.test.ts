@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { settleLinkDeliveries } from '../../src/domains/onboarding/onboarding.links';
 import { walletProofMessage } from '../../src/domains/onboarding/wallet-proof';
-import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { linkIn } from '../helpers/mailbox';
 import type { TestClient } from '../helpers/http-client';
 import { provenEthWallet } from '../helpers/onboarding';
 import { eventually, JPEG, linkToken, openCase, PDF, personaFisica, PNG, uniqueEmail } from './onboarding-fixtures';
@@ -136,20 +136,21 @@ describe('onboarding applicant API', function () {
 
     it('answers the public the same whether or not the e-mail has an open case, and mails the link when it does', async () => {
       const { caseId, email } = await openCase(env, tenant);
-      const before = sentCustomerMessages().length;
+      const after = await env.mailbox.cursor();
+      const nobody = uniqueEmail('nessuno');
       const known = await env.client().post('/api/magic-link', { email: email.toUpperCase(), cod_azienda: tenant });
-      const unknown = await env.client().post('/api/magic-link', { email: uniqueEmail('nessuno'), cod_azienda: tenant });
+      const unknown = await env.client().post('/api/magic-link', { email: nobody, cod_azienda: tenant });
       const otherTenant = await env.client().post('/api/magic-link', { email, cod_azienda: other });
       for (const r of [known, unknown, otherTenant]) {
         assert.equal(r.status, 202, r.text);
         assert.deepEqual(r.body, known.body);
       }
       await settleLinkDeliveries();
-      const sent = sentCustomerMessages().slice(before);
-      assert.equal(sent.length, 1, 'only the open case got a message');
-      assert.equal(sent[0]!.caseId, caseId);
-      assert.equal(sent[0]!.kind, 'resume');
-      const token = new URL(sent[0]!.link!).searchParams.get('token')!;
+      const queued = await env.ownerDb('outbox_messages').whereIn('recipient', [email, nobody]).select('kind', 'entity_id', 'recipient');
+      assert.deepEqual(queued, [{ kind: 'resume', entity_id: caseId, recipient: email }], 'only the open case got a message');
+      const sent = await env.mailbox.waitFor(email, { after });
+      assert.deepEqual(await env.mailbox.list(nobody, after), []);
+      const token = new URL(linkIn(sent)).searchParams.get('token')!;
       const c = env.client();
       const r = await c.get(`/api/v1/onboarding/resume?token=${encodeURIComponent(token)}`);
       assert.equal(r.status, 200, r.text);
@@ -172,7 +173,8 @@ describe('onboarding applicant API', function () {
     });
 
     it('gives staff of the tenant the link of a case; other tenants 404, other roles 403, no session 401', async () => {
-      const { caseId } = await openCase(env, tenant);
+      const { caseId, email: caseEmail } = await openCase(env, tenant);
+      const after = await env.mailbox.cursor();
       const [co, viewer, outsider] = await Promise.all([
         env.createUser({ tenant, roles: ['co'] }).then((u) => env.login(u)),
         env.createUser({ tenant, roles: ['viewer'] }).then((u) => env.login(u)),
@@ -183,9 +185,9 @@ describe('onboarding applicant API', function () {
       assert.ok(Date.parse(r.body.expires_at) > Date.now() + 71 * 3_600_000);
       assert.equal(r.body.link, undefined, 'staff never hold the applicant\'s bearer link');
       assert.match(r.body.sent_to, /^.\*\*\*@/);
-      const sent = sentCustomerMessages().filter((m) => m.caseId === caseId && m.kind === 'resume').at(-1)!;
-      assert.ok(sent?.link, 'the link went to the applicant');
-      const token = new URL(sent.link!).searchParams.get('token')!;
+      const sent = await env.mailbox.waitFor(caseEmail, { subject: /riprendere la tua pratica/, after });
+      assert.match(sent.text, /L'intermediario ti invia il link/, 'the link went to the applicant');
+      const token = new URL(linkIn(sent)).searchParams.get('token')!;
       const applicant = env.client();
       assert.equal((await applicant.get(`/api/v1/onboarding/resume?token=${encodeURIComponent(token)}`)).status, 200);
       const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.link-issued', entity_id: caseId }).first();

@@ -15,10 +15,12 @@ import { createAzienda, createUtente } from '../../src/domains/admin/admin.comma
 import type { Role } from '../../src/kit/roles';
 import { startEmbeddedPostgres } from '../../src/infra/embedded-pg';
 import { freePort } from '../../src/infra/free-port';
+import { startDevMailServer, type DevMailServer } from '../../src/infra/mail/dev-mail-server';
 import { startTemporalDevServer } from '../../temporal/dev-server';
 import { createWorker } from '../../temporal/worker';
 import type { RouteDeclaration } from '../../src/kit/routes';
 import { TestClient } from './http-client';
+import { Mailbox } from './mailbox';
 import { nextTotpCode, randomTotpSecret } from './totp';
 
 export interface TestUser {
@@ -42,6 +44,10 @@ export interface TestEnv {
   routes: RouteDeclaration[];
   /** Every route the Koa router actually serves, declared or not. */
   registered: { methods: string[]; path: string }[];
+  /** The local SMTP server every message of the stack goes to. */
+  mail: DevMailServer;
+  /** Reads what reached it (codes, links), as the recipient would. */
+  mailbox: Mailbox;
   createTenant(code?: string): Promise<string>;
   createUser(opts: { tenant: string | null; roles: Role[]; totp?: boolean; username?: string }): Promise<TestUser>;
   /** A client signed in through POST /auth/login with password and TOTP. */
@@ -69,8 +75,10 @@ export async function stopTestEnv(): Promise<void> {
 
 async function startTestEnv(): Promise<TestEnv> {
   process.env.NODE_ENV = 'test';
-  const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' });
   const stops: (() => Promise<void>)[] = [];
+  const mail = await startDevMailServer({ smtpPort: await freePort(), webPort: await freePort() });
+  stops.push(() => mail.stop());
+  const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false', SMTP_URL: `smtp://127.0.0.1:${mail.smtpPort}` });
   let ownerUrl: string;
   const dbName = `cp_test_${randomBytes(4).toString('hex')}`;
   if (process.env.DATABASE_URL) {
@@ -116,7 +124,7 @@ async function startTestEnv(): Promise<TestEnv> {
   let tenantSeq = 0;
   let userSeq = 0;
   const env: TestEnv = {
-    baseUrl, ownerDb, ownerUrl, deps, temporal, temporalAddress: temporalServer.address,
+    baseUrl, ownerDb, ownerUrl, deps, temporal, temporalAddress: temporalServer.address, mail, mailbox: new Mailbox(mail.webUrl),
     routes: routes.declared,
     registered: router.stack.map((l) => ({ methods: [...l.methods], path: String(l.path) })),
     async createTenant(code) {

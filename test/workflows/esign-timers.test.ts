@@ -6,7 +6,7 @@ import { startTimeSkippingEnv } from '../helpers/time-skipping';
 import { Worker } from '@temporalio/worker';
 import {
   createCeremonyUpdate, ESIGN_WORKFLOW_TYPE, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
-  type EsignCreation, type EsignOtpCheck, type EsignStep, type EsignWorkflowInput,
+  type EsignCreation, type EsignOtpCheck, type EsignOtpSend, type EsignStep, type EsignWorkflowInput,
 } from '../../workflows/esign/esign.contract';
 
 const HOUR = 3_600_000;
@@ -25,7 +25,7 @@ const data = {
 describe('e-signature ceremony workflow (time-skipping server)', function () {
   this.timeout(180_000);
   let env: TestWorkflowEnvironment;
-  const calls = { ended: [] as { to: string }[], signed: [] as EsignStep[], otp: [] as EsignOtpCheck[] };
+  const calls = { ended: [] as { to: string }[], signed: [] as EsignStep[], otp: [] as EsignOtpCheck[], resent: [] as EsignOtpSend[] };
   const activities = {
     async createEsignProjection(_p: EsignCreation) {},
     async acceptEsignTerms(_p: EsignStep) {},
@@ -33,6 +33,7 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
     async checkEsignOtp(p: EsignOtpCheck) { calls.otp.push(p); return p.otp === '123456'; },
     async completeEsignSignature(p: EsignStep) { calls.signed.push(p); return { documentSha256: 'f'.repeat(64), signedAt: new Date().toISOString() }; },
     async endEsignCeremony(p: EsignStep & { to: string }) { calls.ended.push({ to: p.to }); },
+    async resendEsignCode(p: EsignOtpSend) { calls.resent.push(p); },
   };
   const workflowsPath = join(import.meta.dirname, 'fixtures', 'esign-parent.workflows.ts');
 
@@ -45,7 +46,7 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
     const op = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, { workflowId: esignWorkflowId('ES1', id), taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING' });
     await env.client.workflow.executeUpdateWithStart(createCeremonyUpdate, { args: [{ actor: { id: 'u', username: 'co', roles: ['co'] }, data }], startWorkflowOperation: op });
     const h = await op.workflowHandle();
-    const send = (action: 'terms' | 'present' | 'sign', otp?: string) => h.executeUpdate(esignTransitionUpdate, { args: [{ action, actor: signer, client, otp }] });
+    const send = (action: 'terms' | 'present' | 'sign' | 'resend', otp?: string) => h.executeUpdate(esignTransitionUpdate, { args: [{ action, actor: signer, client, otp }] });
     return { h, send };
   }
 
@@ -115,6 +116,33 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
       await send('present');
       assert.equal((await send('sign', '123456')).status, 'signed');
       assert.equal((await h.result()).status, 'signed');
+    });
+  });
+
+  it('sends a new code at most once a minute and five codes in all; wrong codes keep counting', async () => {
+    const taskQueue = 'esign-resend';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    const refused = (type: string) => (e: unknown) => (e as { cause?: { type?: string } }).cause?.type === type;
+    await worker.runUntil(async () => {
+      const { send } = await startCeremony(taskQueue, 'e-5');
+      await send('terms');
+      await assert.rejects(send('resend'), refused('INVALID_TRANSITION'), 'no code to replace before the document is shown');
+      assert.equal((await send('present')).otpSends, 1);
+      await assert.rejects(send('resend'), refused('RESEND_TOO_SOON'));
+      assert.equal((await send('sign', '000000')).otpFailures, 1);
+      await env.sleep(59_000);
+      await assert.rejects(send('resend'), refused('RESEND_TOO_SOON'));
+      for (let n = 2; n <= 5; n++) {
+        await env.sleep(61_000);
+        const s = await send('resend');
+        assert.equal(s.otpSends, n);
+        assert.equal(s.otpFailures, 1, 'a new code does not reset the wrong attempts');
+      }
+      await env.sleep(61_000);
+      await assert.rejects(send('resend'), refused('RESEND_LIMIT'));
+      assert.deepEqual(calls.resent.filter((c) => c.ceremonyId === 'e-5').map((c) => c.send), [2, 3, 4, 5]);
+      assert.equal((await send('sign', '123456')).status, 'signed');
+      await assert.rejects(send('resend'));
     });
   });
 });

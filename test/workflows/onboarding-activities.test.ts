@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCddReviewActivities } from '../../activities/cdd/cdd-review.activities';
 import { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
+import { withTenant } from '../../src/db/tenant';
 import { verifyAuditChain } from '../../src/domains/audit/audit.chain';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { CDD_SCHEMA_VERSION } from '../../src/domains/onboarding/onboarding.cdd-schema';
 import { onboardingEsignToken, sha256Hex } from '../../src/domains/onboarding/onboarding.tokens';
-import { sentCustomerMessages } from '../../src/infra/customer-mailer';
 import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
 import { onboardingWorkflowId, type OnboardingEdit } from '../../workflows/onboarding/onboarding.contract';
+import { linkIn } from '../helpers/mailbox';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import {
   companyAnagrafe, companyCdd, companyCountries, companyOwners, travelRuleDeclaration, UBO_A, UBO_B,
@@ -37,7 +38,8 @@ describe('onboarding activities', function () {
     env = await getTestEnv();
     dir = mkdtempSync(join(tmpdir(), 'cp-onb-docs-'));
     store = new DocumentStore(dir);
-    acts = createOnboardingActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: { ...env.deps.config, documentDir: dir } });
+    // Called directly (not as activities): messages go to their delivery through the web's dispatcher.
+    acts = createOnboardingActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: { ...env.deps.config, documentDir: dir }, dispatch: env.deps.dispatch });
   });
   after(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
@@ -193,20 +195,21 @@ describe('onboarding activities', function () {
     await acts.recordOnboardingTransition(t);
     await acts.recordOnboardingTransition(t);
     assert.equal((await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.request-info' })).length, 1);
-    const before = sentCustomerMessages().length;
+    const after = await env.mailbox.cursor();
     await acts.sendOnboardingLink({ ...by, purpose: 'info_request' });
-    const msg = sentCustomerMessages().slice(before).find((m) => m.caseId === caseId)!;
-    assert.equal(msg.to, 'info@example.test');
-    assert.equal(msg.kind, 'info_request');
-    assert.match(msg.testo, /Manca la visura aggiornata/);
-    assert.match(msg.link!, /\/api\/v1\/onboarding\/resume\?token=/);
+    await acts.sendOnboardingLink({ ...by, purpose: 'info_request' });
+    const queued = await env.ownerDb('outbox_messages').where({ cod_azienda: tenant, entity_id: caseId });
+    assert.deepEqual(queued.map((q) => [q.kind, q.recipient]), [['info_request', 'info@example.test']], 'a retry of the step queues nothing more');
+    const msg = await env.mailbox.waitFor('info@example.test', { after });
+    assert.match(msg.text, /Manca la visura aggiornata/);
+    assert.match(linkIn(msg), /\/api\/v1\/onboarding\/resume\?token=/);
     const links = await env.ownerDb('onboarding_links').where({ case_id: caseId });
     assert.equal(links.length, 1);
     assert.equal(links[0].purpose, 'info_request');
     // Default link lifetime: 72 hours.
     assert.ok(Math.abs(new Date(links[0].expires_at).getTime() - Date.now() - 72 * 3_600_000) < 60_000);
     const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.link' }).first();
-    assert.ok(!JSON.stringify(audit.data).includes(msg.link!.split('token=')[1]!), 'no token in the audit trail');
+    assert.ok(!JSON.stringify(audit.data).includes(linkIn(msg).split('token=')[1]!), 'no token in the audit trail');
   });
 
   it('reports what an incomplete case lacks and stores it on the case', async () => {
@@ -248,6 +251,10 @@ describe('onboarding activities', function () {
     await edit({ kind: 'travel-rule-sign', declaration: travelRuleDeclaration() });
     await acts.prepareOnboardingSigning({ ...step(), purpose: 'travel_rule' });
     await env.ownerDb('onboarding_sessions').insert({ id_hash: randomBytes(16).toString('hex'), cod_azienda: tenant, case_id: caseId, expires_at: new Date(Date.now() + DAY) });
+    // A message to the applicant still in the outbox (a resume link asked for and not yet sent).
+    await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) => env.deps.outbox.enqueue(trx, {
+      codAzienda: tenant, kind: 'resume', to: 'richiedente@example.test', subject: 'Il link', text: 'Alfa Beta', entity: { type: 'onboarding_case', id: caseId }, dedupKey: `erase-test:${caseId}`,
+    }));
 
     const erase = step();
     await acts.eraseOnboardingCase(erase);
@@ -263,6 +270,7 @@ describe('onboarding activities', function () {
     for (const table of ['onboarding_documents', 'onboarding_wallets', 'onboarding_links', 'onboarding_sessions']) {
       assert.equal((await db(table).where({ case_id: caseId })).length, 0, table);
     }
+    assert.equal((await db('outbox_messages').where({ entity_id: caseId })).length, 0, 'no message to the applicant is kept or sent');
     assert.equal(await blobExists(tenant, again.sha256), false);
     assert.equal(await blobExists(tenant, otherDoc.sha256), true, 'the other case still uses these bytes');
     assert.equal((await db('onboarding_documents').where({ case_id: other.caseId })).length, 1);

@@ -1,15 +1,21 @@
 import assert from 'node:assert/strict';
 import { getTestEnv } from '../helpers/env';
 import { ensureSchedules } from '../../temporal/schedules';
+import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../../workflows/outbox/outbox.contract';
 import { SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE } from '../../workflows/screening/screening.contract';
 
 describe('Temporal schedules', () => {
-  it('creates the daily sanctions import once, and leaves it alone on the next start', async () => {
+  it('creates the daily sanctions import and the outbox sweep once, and leaves them alone on the next start', async () => {
     const env = await getTestEnv();
     const taskQueue = env.deps.config.temporal.taskQueue;
-    assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), [SCREENING_IMPORT_SCHEDULE_ID]);
+    assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), [SCREENING_IMPORT_SCHEDULE_ID, OUTBOX_SWEEP_SCHEDULE_ID]);
     const handle = env.temporal.schedule.getHandle(SCREENING_IMPORT_SCHEDULE_ID);
+    const sweep = env.temporal.schedule.getHandle(OUTBOX_SWEEP_SCHEDULE_ID);
     try {
+      const s = await sweep.describe();
+      assert.equal(s.action.type, 'startWorkflow');
+      assert.equal(s.action.workflowType, OUTBOX_SWEEP_WORKFLOW_TYPE);
+      assert.equal(s.spec.intervals?.[0]?.every, 60_000, 'every minute');
       // An operator's change survives a restart of the worker.
       await handle.pause('paused by the operator');
       assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), []);
@@ -23,6 +29,7 @@ describe('Temporal schedules', () => {
       assert.ok(d.info.nextActionTimes.length === 0 || d.info.nextActionTimes[0]! > new Date(), 'next run is in the future');
     } finally {
       await handle.delete();
+      await sweep.delete();
     }
   });
 });

@@ -37,6 +37,10 @@ export interface EsignWorkflowState {
   otpFailures: number;
   /** The result of the last sign attempt: the API tells a wrong code from a locked ceremony. */
   lastOtp: 'ok' | 'wrong' | null;
+  /** Codes issued so far (the first at "present", then one per resend). */
+  otpSends?: number;
+  /** Workflow time of the last code, epoch ms: the resend cooldown counts from it. */
+  lastOtpSentAt?: number | null;
   transitions: number;
 }
 
@@ -44,7 +48,7 @@ export interface EsignWorkflowState {
 export interface EsignClientInfo { ip: string; userAgent: string }
 
 export interface EsignTransitionArgs {
-  action: 'terms' | 'present' | 'sign';
+  action: 'terms' | 'present' | 'sign' | 'resend';
   actor: MachineActor;
   client: EsignClientInfo;
   otp?: string;
@@ -82,3 +86,9 @@ export interface EsignStep {
 }
 
 export interface EsignOtpCheck extends EsignStep { otp: string; attempt: number }
+/** A new one-time code; `send` is its number in the ceremony (2 for the first resend). */
+export interface EsignOtpSend extends EsignStep { send: number }
+
+/** Failure types of a refused resend, besides the machine's own. */
+export const RESEND_TOO_SOON = 'RESEND_TOO_SOON';
+export const RESEND_LIMIT = 'RESEND_LIMIT';

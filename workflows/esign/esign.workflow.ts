@@ -1,5 +1,5 @@
 import {
-  allHandlersFinished, condition, getExternalWorkflowHandle, proxyActivities, setHandler, upsertSearchAttributes, uuid4,
+  allHandlersFinished, ApplicationFailure, condition, getExternalWorkflowHandle, proxyActivities, setHandler, upsertSearchAttributes, uuid4,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
@@ -8,10 +8,10 @@ import { createSerialQueue } from '../lib/serial';
 import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
 import {
-  createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
+  createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId, RESEND_LIMIT, RESEND_TOO_SOON,
   type EsignNewData, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
 } from './esign.contract';
-import { esignMachine, MAX_OTP_ATTEMPTS, SYSTEM_ROLE } from './esign.machine';
+import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, SYSTEM_ROLE } from './esign.machine';
 
 const acts = proxyActivities<ReturnType<typeof createEsignActivities>>({
   startToCloseTimeout: '30 seconds',
@@ -29,7 +29,9 @@ const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [SYSTEM_
 export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<EsignWorkflowState> {
   // A ceremony started as a child is created by its input: created from the first instant, so
   // a signer step that reaches the workflow with its first task is not refused.
-  const state: EsignWorkflowState = { status: esignMachine.initial, created: Boolean(input.create), otpFailures: 0, lastOtp: null, transitions: 0 };
+  const state: EsignWorkflowState = {
+    status: esignMachine.initial, created: Boolean(input.create), otpFailures: 0, lastOtp: null, transitions: 0, otpSends: 0, lastOtpSentAt: null,
+  };
   const serial = createSerialQueue();
   const base = { codAzienda: input.codAzienda, ceremonyId: input.ceremonyId };
   const check = (args: { action: string; otp?: string }, actor: MachineActor) =>
@@ -88,6 +90,20 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     }
   };
 
+  /**
+   * A new code: at most MAX_OTP_SENDS in all and one per OTP_RESEND_INTERVAL_MS, counted here
+   * with workflow time so the web process cannot reset either. Wrong codes keep counting.
+   */
+  const resendRefusal = (): ApplicationFailure | null => {
+    const details = { state: state.status, action: 'resend', allowed_actions: [] as string[] };
+    const sends = state.otpSends ?? 0;
+    if (sends >= MAX_OTP_SENDS) return ApplicationFailure.create({ type: RESEND_LIMIT, message: 'no more codes for this ceremony', nonRetryable: true, details: [details] });
+    const wait = (state.lastOtpSentAt ?? 0) + OTP_RESEND_INTERVAL_MS - Date.now();
+    if (wait > 0) return ApplicationFailure.create({ type: RESEND_TOO_SOON, message: 'a code was sent a moment ago', nonRetryable: true, details: [{ ...details, retry_after: Math.ceil(wait / 1000) }] });
+    return null;
+  };
+  const codeSent = () => { state.otpSends = (state.otpSends ?? 0) + 1; state.lastOtpSentAt = Date.now(); };
+
   setHandler(esignTransitionUpdate, (args) => serial(async () => {
     const c = check(args, args.actor);
     if (!c.ok) throw transitionFailure(c);
@@ -95,9 +111,19 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
       await sign(args);
       return state;
     }
+    if (args.action === 'resend') {
+      const refused = resendRefusal();
+      if (refused) throw refused;
+      await acts.resendEsignCode({ ...base, transitionId: uuid4(), actor: args.actor, client: args.client, send: (state.otpSends ?? 0) + 1 });
+      codeSent();
+      return state;
+    }
     const step = { ...base, transitionId: uuid4(), actor: args.actor, client: args.client };
     if (args.action === 'terms') await acts.acceptEsignTerms(step);
-    else await acts.presentEsignDocument(step);
+    else {
+      await acts.presentEsignDocument(step);
+      codeSent();
+    }
     moveTo(c.to);
     return state;
   }), {
@@ -105,6 +131,10 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
       if (!state.created) throw transitionFailure({ ok: false, code: 'INVALID_TRANSITION', message: 'ceremony not created yet', state: state.status, action: args.action, allowedActions: [] });
       const c = check(args, args.actor);
       if (!c.ok) throw transitionFailure(c);
+      if (args.action === 'resend') {
+        const refused = resendRefusal();
+        if (refused) throw refused;
+      }
     },
   });
 

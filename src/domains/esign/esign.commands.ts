@@ -3,13 +3,13 @@ import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } fr
 import { ApplicationFailure } from '@temporalio/common';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
-  createCeremonyUpdate, ESIGN_RECORD_TYPE, ESIGN_WORKFLOW_TYPE, esignTransitionUpdate, esignWorkflowId,
+  createCeremonyUpdate, ESIGN_RECORD_TYPE, ESIGN_WORKFLOW_TYPE, esignTransitionUpdate, esignWorkflowId, RESEND_LIMIT, RESEND_TOO_SOON,
   type EsignClientInfo, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
 } from '../../../workflows/esign/esign.contract';
 import { CEREMONY_TTL_MS, esignMachine, SIGNER_ROLE, type EsignStatus } from '../../../workflows/esign/esign.machine';
 import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
 import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
-import { forbidden, HttpError, invalidTransition, ValidationError } from '../../http/errors';
+import { conflict, forbidden, HttpError, invalidTransition, tooManyRequests, ValidationError } from '../../http/errors';
 import { DEFAULT_CONSENT, type StartCeremonyInput } from './esign.schemas';
 
 export interface EsignTemporal { client: Client; taskQueue: string }
@@ -42,7 +42,9 @@ export async function startCeremony(t: EsignTemporal, p: { codAzienda: string; a
   return { ceremonyId, workflowId, token, signingPath: `/esign/ceremony/${ceremonyId}?token=${token}`, state };
 }
 
-export function rejectionToHttp(code: string, d: TransitionFailureDetails): HttpError {
+export function rejectionToHttp(code: string, d: TransitionFailureDetails & { retry_after?: number }): HttpError {
+  if (code === RESEND_TOO_SOON) return tooManyRequests(`Hai appena ricevuto un codice: potrai chiederne un altro tra ${d.retry_after ?? 60} secondi`, d.retry_after ?? 60);
+  if (code === RESEND_LIMIT) return conflict(RESEND_LIMIT, 'Hai già ricevuto il numero massimo di codici per questa firma: contatta chi ti ha inviato il link');
   if (code === 'MISSING_FIELDS') return new ValidationError((d.missing ?? []).map((f) => ({ path: f, message: 'Campo obbligatorio' })));
   if (code === 'FORBIDDEN') return forbidden();
   return invalidTransition(d.state, d.action, d.allowed_actions);

@@ -11,6 +11,7 @@ const STATO_LABELS: Record<string, string> = {
 };
 const FLASH: Record<EsignTransitionArgs['action'], string> = {
   terms: 'Condizioni accettate.', present: 'Ti abbiamo inviato un codice di 6 cifre: inseriscilo per firmare.', sign: 'Documento firmato. Puoi scaricare la ricevuta.',
+  resend: 'Ti abbiamo inviato un nuovo codice: quello precedente non vale più.',
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -29,7 +30,7 @@ export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
 
   router.get('/esign/ceremony/:id', SIGNER_OR_STAFF, (ctx) => show(ctx, ctx.params.id!, str(ctx.query.token)));
 
-  for (const [path, action] of [['terms', 'terms'], ['present', 'present'], ['sign', 'sign']] as const) {
+  for (const [path, action] of [['terms', 'terms'], ['present', 'present'], ['sign', 'sign'], ['resend', 'resend']] as const) {
     router.post(`/esign/ceremony/:id/${path}`, SIGNER, async (ctx) => {
       const body = formBody(ctx);
       const token = str(body.token);
@@ -44,6 +45,10 @@ export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
         if (err instanceof HttpError && err.status === 422) {
           const message = (err.extra.errors as { message: string }[] | undefined)?.[0]?.message ?? 'Codice errato';
           return show(ctx, row.id, token, { errors: { otp: message }, otp }, 422);
+        }
+        // Resend limits: the signer reads why and when, on the same page.
+        if (err instanceof HttpError && action === 'resend' && (err.status === 429 || err.code === 'RESEND_LIMIT')) {
+          return redirectWithFlash(ctx, pageUrl(row.id, token!), 'warning', err.detail ?? err.title);
         }
         if (err instanceof HttpError && err.status === 409) {
           return redirectWithFlash(ctx, pageUrl(row.id, token!), 'warning', 'Questo passaggio non è più disponibile.');

@@ -51,6 +51,15 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps }) => {
   }
 
   router.api({
+    method: 'POST', path: '/api/v1/esign/ceremony/:id/resend', tag, access: SIGNER, body: tokenBody, response: ceremonyResponse,
+    summary: 'Invia un nuovo codice OTP (il precedente smette di valere; uno al minuto, al massimo 4 in piÃ¹)',
+    handler: async (ctx, { params, body }) => {
+      const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));
+      return ceremonyView(await signerStep(deps, row, 'resend', clientOf(ctx)));
+    },
+  });
+
+  router.api({
     method: 'POST', path: '/api/v1/esign/ceremony/:id/sign', summary: 'Firma con il codice OTP', tag, access: SIGNER, body: signBody, response: ceremonyResponse,
     handler: async (ctx, { params, body }) => {
       const row = await ceremonyByToken(deps, params.id!, tokenOf(ctx, body));

@@ -39,6 +39,13 @@ export const ceremonyResponse = z.object({
   signed_at: z.string().nullable(),
   allowed_actions: z.array(z.string()),
   workflow_id: z.string(),
+  otp: z.object({
+    sent_at: z.string().nullable(),
+    /** New codes the signer may still ask for. */
+    resends_left: z.number().int(),
+    /** From when a new code may be asked for (one a minute). */
+    resend_from: z.string().nullable(),
+  }),
 });
 export const startResponse = ceremonyResponse.extend({ token: z.string(), signing_url: z.string() });
 export const verifyResponse = z.object({ valid: z.boolean(), reason: z.string().optional(), evidence: z.unknown().optional(), certificate: z.unknown().optional() });

@@ -4,7 +4,7 @@ import { withPlatform, withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
 import { notFound, ValidationError } from '../../http/errors';
 import type { EsignClientInfo, EsignTransitionArgs } from '../../../workflows/esign/esign.contract';
-import { esignMachine, MAX_OTP_ATTEMPTS, SIGNER_ROLE, type EsignStatus } from '../../../workflows/esign/esign.machine';
+import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, SIGNER_ROLE, type EsignStatus } from '../../../workflows/esign/esign.machine';
 import { allowedActions } from '../../../workflows/lib/machine';
 import { hasRole } from '../../http/auth';
 import { STAFF_READ } from '../../kit/roles';
@@ -17,12 +17,13 @@ export interface CeremonyRow {
   document_sha256: string | null; consent_text: string; consent_version: string; otp_attempts: number; token_hash: string;
   ip: string | null; user_agent: string | null; created_at: Date; terms_accepted_at: Date | null; presented_at: Date | null;
   signed_at: Date | null; expires_at: Date; bundle: EsignBundle | null; workflow_id: string; parent_workflow_id: string | null;
+  otp_sends: number; otp_sent_at: Date | null;
 }
 
 const COLUMNS = [
   'id', 'cod_azienda', 'stato', 'signer_nome', 'signer_email', 'document_name', 'document_sha256', 'consent_text', 'consent_version',
   'otp_attempts', 'token_hash', 'ip', 'user_agent', 'created_at', 'terms_accepted_at', 'presented_at', 'signed_at', 'expires_at',
-  'bundle', 'workflow_id', 'parent_workflow_id',
+  'bundle', 'workflow_id', 'parent_workflow_id', 'otp_sends', 'otp_sent_at',
 ];
 const NOT_FOUND = () => notFound('Cerimonia di firma');
 
@@ -57,6 +58,8 @@ export async function resolveCeremony(deps: Deps, id: string, token: string | un
 }
 
 export function ceremonyView(row: CeremonyRow) {
+  const resendsLeft = row.stato === 'presented' ? Math.max(0, MAX_OTP_SENDS - row.otp_sends) : 0;
+  const allowed = allowedActions(esignMachine, row.stato, { id: `signer:${row.id}`, username: 'firmatario', roles: [SIGNER_ROLE] });
   return {
     id: row.id,
     stato: row.stato,
@@ -66,8 +69,14 @@ export function ceremonyView(row: CeremonyRow) {
     otp_attempts: row.otp_attempts,
     expires_at: new Date(row.expires_at).toISOString(),
     signed_at: row.signed_at ? new Date(row.signed_at).toISOString() : null,
-    allowed_actions: allowedActions(esignMachine, row.stato, { id: `signer:${row.id}`, username: 'firmatario', roles: [SIGNER_ROLE] }),
+    allowed_actions: resendsLeft ? allowed : allowed.filter((a) => a !== 'resend'),
     workflow_id: row.workflow_id,
+    otp: {
+      sent_at: row.otp_sent_at ? new Date(row.otp_sent_at).toISOString() : null,
+      resends_left: resendsLeft,
+      // The workflow decides; this is when it will say yes.
+      resend_from: row.otp_sent_at && resendsLeft ? new Date(new Date(row.otp_sent_at).getTime() + OTP_RESEND_INTERVAL_MS).toISOString() : null,
+    },
   };
 }
 

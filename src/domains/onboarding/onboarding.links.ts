@@ -6,12 +6,12 @@ import { withTenant, type PlatformDb } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import type { AppState } from '../../http/context';
 import { forbidden, HttpError, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
-import { logCustomerMailer } from '../../infra/customer-mailer';
 import { EDITABLE_STATES, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
 import { getSetting } from '../admin';
 import { appendAudit } from '../audit';
 import type { Role } from '../../kit/roles';
 import { zodErrors } from './onboarding.forms';
+import { queueCustomerMessage, resumeLinkMessage } from './onboarding.messages';
 import { magicLinkRequestSchema } from './onboarding.schemas';
 import { createCustomerSession } from './onboarding.session';
 import { resumeUrl, signMagicLink, verifyMagicLink, type LinkPurpose } from './onboarding.tokens';
@@ -40,7 +40,7 @@ async function newLink(deps: Deps, trx: Knex.Transaction, p: { caseId: string; c
   const ttlHours = await getSetting(trx, 'onboarding.link_ttl_hours', p.codAzienda);
   const l = await signMagicLink(deps.config.sessionSecret, { caseId: p.caseId, codAzienda: p.codAzienda, purpose: p.purpose, ttlHours });
   await trx('onboarding_links').insert({ jti: l.jti, cod_azienda: p.codAzienda, case_id: p.caseId, purpose: p.purpose, expires_at: l.expiresAt });
-  return { link: resumeUrl(deps.config.publicBaseUrl, l.token), expiresAt: l.expiresAt, ttlHours };
+  return { link: resumeUrl(deps.config.publicBaseUrl, l.token), expiresAt: l.expiresAt, ttlHours, jti: l.jti };
 }
 
 export type MagicLinkResult = { kind: 'public' } | { kind: 'staff'; sent_to: string; expires_at: string };
@@ -66,14 +66,13 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
       if (!row) return null;
       const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
       await appendAudit(trx, { codAzienda, actor: user.username, action: 'onboarding.link-issued', entityType: 'onboarding_case', entityId: row.id, data: { expires_at: l.expiresAt.toISOString(), stato: row.stato } });
-      return { ...l, to: row.email as string };
+      const queued = await queueCustomerMessage(deps.outbox, trx, {
+        codAzienda, caseId: row.id, to: row.email, kind: 'resume', ...resumeLinkMessage({ link: l.link, ttlHours: l.ttlHours, byStaff: true }), dedupKey: `onboarding-link:${l.jti}`,
+      });
+      return { ...l, to: row.email as string, queued };
     });
     if (!out) throw notFound('Pratica');
-    await logCustomerMailer(deps.logger).send({
-      codAzienda, caseId: body.case_id, to: out.to, kind: 'resume', link: out.link,
-      oggetto: 'Il link per riprendere la tua pratica',
-      testo: `L'intermediario ti invia il link per riprendere la tua pratica. Vale ${out.ttlHours} ore e si può usare una sola volta: ${out.link}`,
-    });
+    await deps.dispatch(out.queued ? [out.queued] : []);
     return { kind: 'staff', sent_to: maskEmail(out.to), expires_at: out.expiresAt.toISOString() };
   }
   const email = (body.email ?? '').trim().toLowerCase();
@@ -119,15 +118,11 @@ async function deliverResumeLink(deps: Deps, codAzienda: string, email: string):
     const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
     // A way into the case was made: on the case's timeline like the staff-issued and the workflow's links.
     await appendAudit(trx, { codAzienda, actor: 'cliente', action: 'onboarding.link', entityType: 'onboarding_case', entityId: row.id, data: { purpose: 'resume', expires_at: l.expiresAt.toISOString() } });
-    return { ...l, caseId: row.id as string, to: row.email as string };
-  });
-  if (sent) {
-    await logCustomerMailer(deps.logger).send({
-      codAzienda, caseId: sent.caseId, to: sent.to, kind: 'resume', link: sent.link,
-      oggetto: 'Il link per riprendere la tua pratica',
-      testo: `Per riprendere la tua pratica apri questo link. Vale ${sent.ttlHours} ore e si può usare una sola volta: ${sent.link}`,
+    return queueCustomerMessage(deps.outbox, trx, {
+      codAzienda, caseId: row.id, to: row.email, kind: 'resume', ...resumeLinkMessage({ link: l.link, ttlHours: l.ttlHours, byStaff: false }), dedupKey: `onboarding-link:${l.jti}`,
     });
-  }
+  });
+  await deps.dispatch(sent ? [sent] : []);
 }
 
 export type ResumeResult =
