@@ -11,9 +11,11 @@ import { sessionMiddleware } from './http/auth';
 import type { AppState } from './http/context';
 import { csrf } from './http/csrf';
 import { errorHandler, securityHeaders } from './http/error-handler';
+import { methodNotAllowed } from './http/method-not-allowed';
 import { OpenApiRegistry } from './http/openapi';
 import { areaPlaceholder } from './http/placeholder';
 import { staticAssets } from './http/static';
+import { refuseUnstorableInput, refuseUnstorableParams } from './http/storable-text';
 import { createViews } from './http/views';
 
 z.config(z.locales.it());
@@ -35,17 +37,19 @@ export function createApp(deps: Deps) {
   const services: AppServices = { deps, views, openapi, sessions };
   const router = new Router<AppState>();
   for (const register of domains) register(router, services);
+  refuseUnstorableParams(router);
 
   app.use(securityHeaders(deps.config.secureCookies));
   app.use(errorHandler(views, deps.logger));
   app.use(staticAssets());
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', encoding: 'utf-8' }));
+  app.use(refuseUnstorableInput());
   app.use(sessionMiddleware(sessions, deps.db));
   app.use(customerSessionMiddleware(deps));
-  app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies));
+  app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies, deps.config.publicBaseUrl));
   app.use(flashFromCookie());
+  app.use(methodNotAllowed(router));
   app.use(router.routes());
-  app.use(router.allowedMethods());
   app.use(areaPlaceholder(views));
   return { app, router, openapi, services };
 }

@@ -5,10 +5,15 @@ import type { AppState } from './context';
 import { HttpError, problemBody } from './errors';
 import { baseData } from './render';
 
-const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/');
+const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api';
 
+/**
+ * The API answers problem details whatever the request carried. /auth/ is the API too, but
+ * the sign-in and tenant forms post there: a form gets the page.
+ */
 export function wantsProblemJson(ctx: Koa.Context): boolean {
-  if (isApiPath(ctx.path) && !ctx.is('application/x-www-form-urlencoded', 'multipart/form-data')) return true;
+  if (isApiPath(ctx.path)) return true;
+  if (ctx.path.startsWith('/auth/') && !ctx.is('application/x-www-form-urlencoded', 'multipart/form-data')) return true;
   return ctx.accepts('html', 'json') === 'json';
 }
 
