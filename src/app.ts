@@ -42,13 +42,13 @@ export function createApp(deps: Deps) {
   app.use(securityHeaders(deps.config.secureCookies));
   app.use(errorHandler(views, deps.logger));
   app.use(staticAssets());
+  app.use(methodNotAllowed(router));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', encoding: 'utf-8' }));
   app.use(refuseUnstorableInput());
   app.use(sessionMiddleware(sessions, deps.db));
   app.use(customerSessionMiddleware(deps));
   app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies, deps.config.publicBaseUrl));
   app.use(flashFromCookie());
-  app.use(methodNotAllowed(router));
   app.use(router.routes());
   app.use(areaPlaceholder(views));
   return { app, router, openapi, services };

@@ -6,6 +6,7 @@ import type { Role } from '../domains/auth/roles';
 import { requireRoles } from './auth';
 import type { AppState } from './context';
 import type { OpenApiRegistry } from './openapi';
+import { conformResponse } from './response-schema';
 import { parseOrThrow } from './validate';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -43,7 +44,7 @@ export function apiRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType
     const result = await def.handler(ctx, { body, query, params: ctx.params as Record<string, string> });
     if (result !== undefined) {
       ctx.status = def.status ?? 200;
-      ctx.body = result;
+      ctx.body = conformResponse(`${def.method} ${def.path}`, def.response, result);
     } else if (ctx.body === undefined) {
       ctx.status = 204;
     }

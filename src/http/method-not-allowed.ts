@@ -4,19 +4,17 @@ import type { AppState } from './context';
 import { HttpError } from './errors';
 
 /**
- * A path that exists answered for a method it does not have: 405 with `Allow` (problem details
+ * A path that exists asked with a method it does not have: 405 with `Allow` (problem details
  * on the API), whatever the method, known to the router or not (`@koa/router` answers 501 for
- * those). OPTIONS lists the methods. A path that does not exist stays a 404.
+ * those). Decided before anything else looks at the request (CSRF, session), since no handler
+ * will run. OPTIONS lists the methods. A path that does not exist stays a 404.
  */
 export function methodNotAllowed(router: Router<AppState>): Koa.Middleware<AppState> {
   return async (ctx, next) => {
-    await next();
-    if (ctx.status !== 404 || ctx.body !== undefined) return;
     const match = router.match(ctx.path, ctx.method);
-    if (match.route) return;
-    const allowed = [...new Set(match.path.flatMap((layer) => layer.methods))];
-    if (!allowed.length) return;
-    if (!allowed.includes('OPTIONS')) allowed.push('OPTIONS');
+    const allowed = match.route ? [] : [...new Set(match.path.flatMap((layer) => layer.methods))];
+    if (!allowed.length) return next();
+    allowed.push('OPTIONS');
     ctx.set('Allow', allowed.join(', '));
     if (ctx.method === 'OPTIONS') {
       ctx.status = 204;

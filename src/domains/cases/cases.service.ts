@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
+import { assertReferencesInTenant } from '../../db/references';
 import { withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
 import { notFound } from '../../http/errors';
@@ -46,7 +47,11 @@ export async function caseDetail(deps: Deps, codAzienda: string, user: SessionUs
 }
 
 export async function openCase(deps: Deps, codAzienda: string, user: SessionUser, data: CreateCaseInput) {
-  const slaDays = await db(deps, codAzienda, user)((trx) => readSlaDays(trx, codAzienda));
+  const slaDays = await db(deps, codAzienda, user)(async (trx) => {
+    // The assignee and the subject must be this tenant's (another tenant's is "not found").
+    await assertReferencesInTenant(trx, codAzienda, { assegnatario: { kind: 'utente', value: data.assegnatario }, cod_anagrafe: { kind: 'soggetto', value: data.cod_anagrafe } });
+    return readSlaDays(trx, codAzienda);
+  });
   return createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
 }
 

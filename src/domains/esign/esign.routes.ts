@@ -1,4 +1,5 @@
 import type { Role } from '../auth/roles';
+import { checkReferences } from '../../db/references';
 import { apiRoute, type ApiCtx } from '../../http/api-route';
 import { tenantOf } from '../../http/auth';
 import type { RegisterRoutes } from '../index';
@@ -25,6 +26,8 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps, openapi }) =
     method: 'POST', path: '/api/v1/esign/ceremony/start', summary: 'Avvia una cerimonia di firma', tag, roles: STARTERS, body: startCeremonySchema, response: startResponse, status: 201,
     handler: async (ctx, { body }) => {
       const u = ctx.state.user!;
+      // A parent is one of this tenant's processes: another tenant's workflow id is "not found".
+      await checkReferences(deps.db, tenantOf(ctx), u.username, { parent_workflow_id: { kind: 'workflow', value: body.parent_workflow_id } });
       const r = await startCeremony(await esignTemporal(deps), { codAzienda: tenantOf(ctx), actor: { id: u.cod_utente, username: u.username, roles: [...u.ruoli] }, data: body });
       const row = await ceremonyByToken(deps, r.ceremonyId, r.token);
       ctx.set('Location', `/api/v1/esign/ceremony/${r.ceremonyId}`);
