@@ -6,7 +6,7 @@ import type { Role } from '../domains/auth/roles';
 import { requireRoles } from './auth';
 import type { AppState } from './context';
 import type { OpenApiRegistry } from './openapi';
-import { conformResponse } from './response-schema';
+import { answerAsDeclared } from './response-schema';
 import { parseOrThrow } from './validate';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -25,6 +25,8 @@ export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
   query?: Q;
   response?: z.ZodType;
   status?: number;
+  /** Other success answers, given by the handler setting ctx.status and ctx.body (202 while pending...): status -> schema. */
+  otherResponses?: Record<number, z.ZodType>;
   handler: (ctx: ApiCtx, input: { body: z.infer<B>; query: z.infer<Q>; params: Record<string, string> }) => Promise<unknown>;
 }
 
@@ -35,19 +37,14 @@ export interface ApiRouteDef<B extends z.ZodType, Q extends z.ZodType> {
 export function apiRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown>(
   router: Router<AppState>, openapi: OpenApiRegistry, def: ApiRouteDef<B, Q>,
 ) {
-  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], roles: def.roles, body: def.body, multipart: def.multipart, query: def.query, response: def.response, successStatus: def.status ?? 200 });
+  openapi.add({ method: def.method, path: def.path, summary: def.summary, tags: [def.tag], roles: def.roles, body: def.body, multipart: def.multipart, query: def.query, response: def.response, successStatus: def.status ?? 200, otherResponses: def.otherResponses });
   const guard: Koa.Middleware<AppState>[] = def.roles === 'public' ? [] : [requireRoles(...def.roles)];
   const handler = async (ctx: ApiCtx) => {
     const raw = (ctx.request as unknown as { body?: unknown }).body;
     const body = def.body && !def.multipart ? parseOrThrow(def.body, raw ?? {}) : (raw as z.infer<B>);
     const query = def.query ? parseOrThrow(def.query, ctx.query) : (ctx.query as z.infer<Q>);
     const result = await def.handler(ctx, { body, query, params: ctx.params as Record<string, string> });
-    if (result !== undefined) {
-      ctx.status = def.status ?? 200;
-      ctx.body = conformResponse(`${def.method} ${def.path}`, def.response, result);
-    } else if (ctx.body === undefined) {
-      ctx.status = 204;
-    }
+    answerAsDeclared(ctx, def, result);
   };
   const m = def.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   (router[m] as (path: string, ...mw: unknown[]) => unknown)(def.path, ...guard, handler);

@@ -11,6 +11,7 @@ export interface OpenApiOperation {
   query?: z.ZodType;
   response?: z.ZodType;
   successStatus: number;
+  otherResponses?: Record<number, z.ZodType>;
 }
 
 /** Collected as routes are declared, so the document cannot drift from the validation. */
@@ -38,6 +39,11 @@ export class OpenApiRegistry {
         },
         default: { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: problem } } },
       };
+      for (const [status, schema] of Object.entries(op.otherResponses ?? {})) {
+        responses[status] = { description: 'OK', content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) } } };
+      }
+      // No content: nothing to describe (the 'OK' entry above would claim a body).
+      if (op.successStatus === 204) responses['204'] = { description: 'Nessun contenuto' };
       (paths[oaPath] ??= {})[op.method.toLowerCase()] = {
         summary: op.summary,
         tags: op.tags,

@@ -1,3 +1,4 @@
+import type Koa from 'koa';
 import type { z } from 'zod';
 import { logger } from '../infra/logger';
 
@@ -25,4 +26,27 @@ export function conformResponse(route: string, schema: z.ZodType | undefined, re
   if (!production) throw err;
   logger.error({ err, route }, 'response does not match its declared schema');
   return json;
+}
+
+interface Declared { method: string; path: string; status?: number; response?: z.ZodType; otherResponses?: Record<number, z.ZodType> }
+
+const isJsonValue = (v: unknown) => v !== null && typeof v === 'object' && !Buffer.isBuffer(v) && typeof (v as { pipe?: unknown }).pipe !== 'function';
+
+/**
+ * Puts the handler's answer on the response as the route declares it: a returned value gets
+ * the success status; a body the handler set itself (another status, a file) is checked
+ * against the schema declared for its status, when it is JSON.
+ */
+export function answerAsDeclared(ctx: Koa.Context, def: Declared, result: unknown): void {
+  const route = `${def.method} ${def.path}`;
+  const success = def.status ?? 200;
+  if (result !== undefined) {
+    ctx.status = success;
+    ctx.body = conformResponse(route, def.response, result);
+  } else if (ctx.body === undefined || ctx.body === null) {
+    ctx.status = 204;
+  } else if (isJsonValue(ctx.body)) {
+    const schema = ctx.status === success ? def.response : def.otherResponses?.[ctx.status];
+    if (schema) ctx.body = conformResponse(route, schema, ctx.body);
+  }
 }
