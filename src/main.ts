@@ -3,6 +3,7 @@ import { prepareDatabase } from './db/bootstrap';
 import { loadConfig } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { createApp, purgeSessionsPeriodically } from './app';
+import { answerClientErrors } from './http/client-errors';
 import { logger } from './infra/logger';
 import { startInfrastructure } from './runtime/infrastructure';
 import { seedDemo } from './runtime/seed';
@@ -43,7 +44,7 @@ async function main() {
   const workerRun = worker.run();
   const { app, services } = createApp(deps);
   const purge = purgeSessionsPeriodically(services.sessions);
-  const server = app.listen(config.port, config.host);
+  const server = answerClientErrors(app.listen(config.port, config.host));
   await new Promise((r) => server.once('listening', r));
   say(`web on http://localhost:${config.port}`);
   if (demo) {

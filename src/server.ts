@@ -1,4 +1,5 @@
 import { createApp, purgeSessionsPeriodically } from './app';
+import { answerClientErrors } from './http/client-errors';
 import { loadConfig } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { logger } from './infra/logger';
@@ -9,7 +10,7 @@ const config = loadConfig();
 const deps = buildDeps(config, externalAddresses(config));
 const { app, services } = createApp(deps);
 const purge = purgeSessionsPeriodically(services.sessions);
-const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening'));
+const server = answerClientErrors(app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening')));
 const stop = () => {
   clearInterval(purge);
   server.close(() => void closeDeps(deps).then(() => process.exit(0)));

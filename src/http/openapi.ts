@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CSRF_RULE } from './csrf';
 
 export interface OpenApiOperation {
   method: string;
@@ -13,6 +14,14 @@ export interface OpenApiOperation {
   successStatus: number;
   otherResponses?: Record<number, z.ZodType>;
 }
+
+const API_DESCRIPTION = [
+  'API JSON della piattaforma. Gli errori sono problem details (RFC 9457, application/problem+json) qualunque sia il tipo della richiesta;',
+  'un testo che PostgreSQL non può memorizzare (carattere NUL, surrogati UTF-16 isolati) è rifiutato con 422 che nomina il campo;',
+  'un metodo non previsto su un indirizzo esistente risponde 405 con Allow.',
+  '',
+  CSRF_RULE,
+].join('\n');
 
 /** Collected as routes are declared, so the document cannot drift from the validation. */
 export class OpenApiRegistry {
@@ -56,10 +65,12 @@ export class OpenApiRegistry {
     }
     return {
       openapi: '3.1.0',
-      info,
+      info: { ...info, description: API_DESCRIPTION },
       servers: [{ url: '/' }],
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cp_sid' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'cp_sid', description: `Sessione del personale (POST /auth/login). ${CSRF_RULE}` },
+        },
         schemas: {
           Problem: {
             type: 'object',
