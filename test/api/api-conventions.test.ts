@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
@@ -24,11 +25,31 @@ describe('API conventions over the OpenAPI document', function () {
   let outsider: TestUser;
   let doc: OpenApiDoc;
 
-  const raw = async (method: string, path: string, cookie: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}) => {
-    const res = await fetch(env.baseUrl + path, { method, body: init.body, redirect: 'manual', signal: AbortSignal.timeout(20_000), headers: { cookie, ...init.headers } });
-    const text = await res.text();
-    const type = res.headers.get('content-type') ?? '';
-    return { status: res.status, type, headers: res.headers, text, json: type.includes('json') && text ? JSON.parse(text) : undefined };
+  /** Any method (fetch refuses TRACE and friends), any body, with a client timeout. */
+  const raw = async (method: string, path: string, cookie: string, init: { body?: string | FormData; headers?: Record<string, string> } = {}) => {
+    let body: Buffer | undefined;
+    const headers: Record<string, string> = { cookie, ...init.headers };
+    if (init.body instanceof FormData) {
+      const req = new Request('http://x/', { method: 'POST', body: init.body });
+      body = Buffer.from(await req.arrayBuffer());
+      headers['content-type'] = req.headers.get('content-type')!;
+    } else if (init.body !== undefined) body = Buffer.from(init.body);
+    if (body) headers['content-length'] = String(body.length);
+    return new Promise<{ status: number; type: string; headers: { get: (n: string) => string | undefined }; text: string; json: any }>((resolve, reject) => {
+      const req = request(env.baseUrl + path, { method, headers, timeout: 20_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const type = String(res.headers['content-type'] ?? '');
+          const get = (n: string) => { const v = res.headers[n.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v; };
+          resolve({ status: res.statusCode ?? 0, type, headers: { get }, text, json: type.includes('json') && text ? JSON.parse(text) : undefined });
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 20 s`)));
+      req.on('error', reject);
+      req.end(body);
+    });
   };
   const sid = (c: TestClient) => `cp_sid=${c.cookie('cp_sid')}`;
 
@@ -119,7 +140,7 @@ describe('API conventions over the OpenAPI document', function () {
     });
 
     it('/api errors are problem details whatever the request carried', async () => {
-      const token = await staff.csrfToken();
+      const token = await staff.csrfToken('/casi/nuovo');
       const fd = new FormData();
       fd.append('titolo', 'x');
       for (const [what, init] of [
@@ -128,7 +149,7 @@ describe('API conventions over the OpenAPI document', function () {
         ['multipart', { body: fd, headers: { accept: 'text/html' } }],
         ['malformed JSON', { body: '{"titolo":', headers: { 'content-type': 'application/json', accept: 'text/html' } }],
       ] as const) {
-        const r = await raw('POST', '/api/cases', sid(staff), init);
+        const r = await raw('POST', '/api/cases', `${sid(staff)}; cp_csrf=${staff.cookie('cp_csrf')}`, init);
         assert.ok(r.status >= 400 && r.status < 500, `${what}: ${r.status}`);
         assert.match(r.type, /application\/problem\+json/, what);
         assert.ok(r.json.code, what);
@@ -183,7 +204,7 @@ describe('API conventions over the OpenAPI document', function () {
     });
 
     it('a match assigned to another tenant\'s user is refused by the same rule', async () => {
-      await env.ownerDb('screening_subjects').insert({ id: SOME_UUID, cod_azienda: tenant, tipo: 'person', nome: 'Soggetto di prova', subject_key: `test-${Date.now()}`, wallets: JSON.stringify([]) });
+      await env.ownerDb('screening_subjects').insert({ id: SOME_UUID, cod_azienda: tenant, tipo: 'person', nome: 'Soggetto di prova', subject_key: `test-${Date.now()}`, wallets: [] });
       const [m] = await env.ownerDb('screening_matches').insert({
         id: SOME_UUID.replace(/^0{8}/, 'bbbbbbbb'), cod_azienda: tenant, subject_id: SOME_UUID, list_name: 'un_sc_sanctions', entry_id: 'X1', entry_hash: 'h', score: 0.9, breakdown: JSON.stringify({}), stato: 'open',
       }).returning('id');

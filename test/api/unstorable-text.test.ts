@@ -43,7 +43,8 @@ describe('unstorable text is refused with 422 naming the field, everywhere', fun
     staff = await env.login(user);
     const applicant = await openCase(env, tenant);
     caseId = applicant.caseId;
-    cookie = [`cp_sid=${staff.cookie('cp_sid')}`, `cp_onb=${applicant.client.cookie('cp_onb')}`].join('; ');
+    await staff.csrfToken('/casi/nuovo');
+    cookie = [`cp_sid=${staff.cookie('cp_sid')}`, `cp_csrf=${staff.cookie('cp_csrf')}`, `cp_onb=${applicant.client.cookie('cp_onb')}`].join('; ');
     doc = (await staff.get('/api/openapi.json')).body as OpenApiDoc;
   });
 
@@ -136,7 +137,8 @@ describe('unstorable text is refused with 422 naming the field, everywhere', fun
       for (const m of r.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
         const attrs = m[1]!;
         if (!/method="post"/i.test(attrs)) continue;
-        const action = (/action="([^"]*)"/.exec(attrs)?.[1] ?? page).replace(/&amp;/g, '&');
+        // The token is added below, once (a second _csrf in the query would make it a list).
+        const action = (/action="([^"]*)"/.exec(attrs)?.[1] ?? page).replace(/&amp;/g, '&').replace(/[?&]_csrf=[^&]*/, '');
         if (/\/(logout|elimina|cancella|toggle)\b/.test(action)) continue; // no text fields to speak of; and they end things
         const fields = new Set<string>();
         for (const f of m[2]!.matchAll(/<(input|textarea|select)\b([^>]*)>/g)) {
