@@ -106,11 +106,12 @@ async function configFor(t: Target): Promise<string> {
   return lines.join('\n') + '\n';
 }
 
+/** Runs in the work directory: schemathesis keeps its cache of failures in the current directory. */
 function runSchemathesis(configFile: string, reportDir: string, baseUrl: string): Promise<number> {
   const args = ['--config-file', configFile, 'run', `${baseUrl}/api/openapi.json`, '--report', 'ndjson', '--report-ndjson-path', join(reportDir, 'events.ndjson')];
   say(`schemathesis ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
-    const p = spawn(schemathesisBin, args, { stdio: 'inherit', env: { ...process.env, SCHEMATHESIS_HOOKS: '' } });
+    const p = spawn(schemathesisBin, args, { stdio: 'inherit', cwd: reportDir, env: { ...process.env, SCHEMATHESIS_HOOKS: '' } });
     p.on('error', reject);
     p.on('exit', (code) => resolve(code ?? 1));
   });
