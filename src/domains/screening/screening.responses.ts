@@ -27,7 +27,7 @@ export const batchProgressResponse = z.object({ batch_id: z.string(), workflow_i
 const match = z.object({
   id: z.string(), cod_azienda: z.string(), subject_id: z.string(), list_name: z.string(), entry_id: z.string(), entry_hash: z.string(), score: z.number(),
   breakdown: record, stato: z.string(), assegnatario: z.string().nullable(), esito_richiesto: z.string().nullable(), resolution_reason: z.string().nullable(),
-  resolution_requested_by: z.string().nullable(), resolved_by: z.string().nullable(), resolved_at: when.nullable(), created_at: when, updated_at: when,
+  resolution_requested_by: z.string().nullable(), resolved_by: z.string().nullable(), resolved_at: when.nullable(), import_run_id: z.string().nullable(), created_at: when, updated_at: when,
 });
 export const matchListResponse = z.object({
   items: z.array(match.extend({ subject_nome: z.string(), subject_tipo: z.string(), cod_anagrafe: z.string().nullable() })),
