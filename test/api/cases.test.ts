@@ -40,6 +40,8 @@ describe('cases API and pages', function () {
   }
 
   it('creates a case (201) with its workflow, and reads it back with the caller\'s allowed actions', async () => {
+    // The case names a customer of the tenant (a reference to a subject that does not exist is a 422).
+    await env.ownerDb('anagrafe').insert({ cod_azienda: tenant, cod_anagrafe: 'ANA-1', tipo_soggetto: 'persona_fisica', denominazione: 'Mario Rossi', created_by: 'test' });
     const r = await analyst.post('/api/cases', newCase({ cod_anagrafe: 'ANA-1' }));
     assert.equal(r.status, 201, r.text);
     assert.equal(r.headers.get('location'), `/api/cases/${r.body.id}`);

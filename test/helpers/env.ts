@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createApp } from '../../src/app';
+import { answerClientErrors } from '../../src/http/client-errors';
 import { databaseSetup, loadConfig } from '../../src/config';
 import { prepareDatabase } from '../../src/db/bootstrap';
 import { createKnex } from '../../src/db/knex';
@@ -112,7 +113,7 @@ async function startTestEnv(): Promise<TestEnv> {
   const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await sealer.stop(); await connection.close(); };
 
   const { app, routes, router } = createApp(deps);
-  const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
+  const server: Server = await new Promise((resolve) => { const s = answerClientErrors(app.listen(0, '127.0.0.1', () => resolve(s))); });
   const port = (server.address() as { port: number }).port;
   const temporal = new Client({ connection: await Connection.connect({ address: temporalServer.address }), namespace: config.temporal.namespace });
   // Reverse order of start: web, worker, connections, then the servers they used.

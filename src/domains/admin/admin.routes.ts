@@ -8,15 +8,11 @@ import type { RegisterRoutes } from '../../kit/area';
 import { inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
 import { createAzienda, createUtente, resetMfa, updateUtente } from './admin.commands';
 import { getAzienda, getUtente, listAziende, listUtenti, aziendeListQuery, utentiListQuery } from './admin.repo';
-import { aziendaCreateSchema, utenteCreateSchema, utenteUpdateSchema } from './admin.schemas';
-import { listSettings, parseSettingValue, settingUpdateSchema, updateSetting, type SettingKey } from './admin.settings';
+import { aziendaCreateSchema, aziendaResponse, aziendeListResponse, utenteCreateSchema, utenteResponse, utenteUpdateSchema, utentiListResponse } from './admin.schemas';
+import { listSettings, settingResponse, settingsListResponse, settingUpdateSchema, updateSetting, type SettingKey } from './admin.settings';
 import { staff } from '../../kit/access';
 
 const TAG = 'Admin';
-const utenteResponse = z.object({
-  cod_utente: z.string(), cod_azienda: z.string().nullable(), username: z.string(), email: z.string(), nome: z.string(), cognome: z.string(),
-  ruoli: z.array(z.string()), attivo: z.boolean(), totp_enabled: z.boolean(),
-});
 
 const settingsQuery = z.object({ cod_azienda: z.string().max(20).optional() });
 
@@ -25,16 +21,16 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) 
   const inScope = <T>(ctx: Parameters<typeof inAdminScope>[1], fn: (trx: Knex.Transaction) => Promise<T>) => inAdminScope(deps, ctx, fn);
 
   router.api({
-    method: 'GET', path: '/api/admin/aziende', summary: 'List tenants', tag: TAG, access: staff(['superadmin']), query: aziendeListQuery,
+    method: 'GET', path: '/api/admin/aziende', summary: 'List tenants', tag: TAG, access: staff(['superadmin']), query: aziendeListQuery, response: aziendeListResponse,
     handler: (ctx, { query }) => inScope(ctx, (trx) => listAziende(trx, query)),
   });
   router.api({
-    method: 'POST', path: '/api/admin/aziende', summary: 'Create a tenant', tag: TAG, access: staff(['superadmin']), body: aziendaCreateSchema, status: 201,
+    method: 'POST', path: '/api/admin/aziende', summary: 'Create a tenant', tag: TAG, access: staff(['superadmin']), body: aziendaCreateSchema, response: aziendaResponse, status: 201,
     handler: (ctx, { body }) => inScope(ctx, (trx) => createAzienda(trx, body, ctx.state.user!.username))
       .catch((e) => mapUniqueViolation(e, 'AZIENDA_EXISTS', `Esiste già un'azienda con codice ${body.cod_azienda}`)),
   });
   router.api({
-    method: 'GET', path: '/api/admin/aziende/:cod_azienda', summary: 'Read a tenant', tag: TAG, access: staff(['superadmin', 'admin']),
+    method: 'GET', path: '/api/admin/aziende/:cod_azienda', summary: 'Read a tenant', tag: TAG, access: staff(['superadmin', 'admin']), response: aziendaResponse,
     handler: async (ctx, { params }) => {
       const row = await inScope(ctx, (trx) => getAzienda(trx, params.cod_azienda!));
       if (!row) throw notFound('Azienda');
@@ -43,7 +39,7 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) 
   });
 
   router.api({
-    method: 'GET', path: '/api/admin/utenti', summary: 'List users', tag: TAG, access: staff(['superadmin', 'admin']), query: utentiListQuery,
+    method: 'GET', path: '/api/admin/utenti', summary: 'List users', tag: TAG, access: staff(['superadmin', 'admin']), query: utentiListQuery, response: utentiListResponse,
     handler: (ctx, { query }) => inScope(ctx, (trx) => listUtenti(trx, query)),
   });
   router.api({
@@ -94,20 +90,19 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) 
   });
 
   router.api({
-    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings (a superadmin may name the tenant)", tag: TAG, access: staff(['superadmin', 'admin']), query: settingsQuery,
+    method: 'GET', path: '/api/admin/settings', summary: "List the tenant's settings (a superadmin may name the tenant)", tag: TAG, access: staff(['superadmin', 'admin']), query: settingsQuery, response: settingsListResponse,
     handler: async (ctx, { query }) => {
       const cod = await settingsTenant(deps.platformDb, ctx, query.cod_azienda);
       return { items: await withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => listSettings(trx, cod)) };
     },
   });
   router.api({
-    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting', tag: TAG, access: staff(['superadmin', 'admin']), body: settingUpdateSchema, query: settingsQuery,
+    method: 'PUT', path: '/api/admin/settings', summary: 'Update one setting: `valore` has the type of the key (integer, number or boolean; another type is 422)', tag: TAG, access: staff(['superadmin', 'admin']), body: settingUpdateSchema, query: settingsQuery, response: settingResponse,
     handler: async (ctx, { body, query }) => {
+      // The body schema has already checked the value's type and range for its key.
       const key = body.chiave as SettingKey;
-      const parsed = parseSettingValue(key, body.valore);
-      if (!parsed.success) throw new ValidationError(parsed.error.issues.map((i) => ({ path: 'valore', message: i.message })));
       const cod = await settingsTenant(deps.platformDb, ctx, query.cod_azienda);
-      return withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => updateSetting(trx, cod, key, parsed.data, ctx.state.user!.username));
+      return withTenant(deps.db, { codAzienda: cod, actor: ctx.state.user!.username }, (trx) => updateSetting(trx, cod, key, body.valore, ctx.state.user!.username));
     },
   });
 };

@@ -34,3 +34,18 @@ export const utenteUpdateSchema = utenteCreateSchema.omit({ username: true, cod_
 
 export type AziendaCreate = z.infer<typeof aziendaCreateSchema>;
 export type UtenteCreate = z.infer<typeof utenteCreateSchema>;
+
+// Responses (as the client reads them: timestamps are ISO strings).
+const when = z.string();
+export const aziendaResponse = z.object({
+  cod_azienda: z.string(), ragione_sociale: z.string(), codice_fiscale: z.string().nullable(), partita_iva: z.string().nullable(),
+  tipo_intermediario: z.string(), indirizzo: z.string().nullable(), email: z.string().nullable(), pec: z.string().nullable(),
+  attiva: z.boolean(), created_at: when, updated_at: when,
+});
+export const utenteResponse = z.object({
+  cod_utente: z.string(), cod_azienda: z.string().nullable(), username: z.string(), email: z.string(), nome: z.string(), cognome: z.string(),
+  ruoli: z.array(z.string()), attivo: z.boolean(), totp_enabled: z.boolean(), last_login_at: when.nullable(), created_at: when, updated_at: when,
+});
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number(), limit: z.number(), offset: z.number() });
+export const aziendeListResponse = page(aziendaResponse);
+export const utentiListResponse = page(utenteResponse);

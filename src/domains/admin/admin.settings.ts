@@ -2,30 +2,36 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { appendAudit } from '../audit';
 
-// Form posts send strings: '' means "nothing typed", never 0.
-const blankToUndef = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim().replace(',', '.') : v);
-const int = (min: number, max: number) => z.preprocess(blankToUndef, z.coerce.number({ error: 'Indica un numero intero' }).int('Indica un numero intero').min(min, `Minimo ${min}`).max(max, `Massimo ${max}`));
-const ratio = () => z.preprocess(blankToUndef, z.coerce.number({ error: 'Indica un numero tra 0 e 1' }).min(0, 'Minimo 0').max(1, 'Massimo 1'));
+// Each setting has one type. The API takes it as JSON of that type (a number stays a number, a
+// boolean a boolean: anything else is a 422); form posts send strings, converted by the form schema.
+const formNumber = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.trim().replace(',', '.'))) : v);
 const BOOLS: Record<string, boolean> = { true: true, '1': true, on: true, si: true, false: false, '0': false, off: false, no: false };
-const bool = () => z.preprocess((v) => (typeof v === 'string' ? BOOLS[v.toLowerCase()] ?? v : v), z.boolean({ error: 'Indica sì o no' }));
+const formBool = (v: unknown) => (typeof v === 'string' ? BOOLS[v.toLowerCase()] ?? v : v);
 
-interface SettingDef { schema: z.ZodType; default: unknown; descrizione: string; gruppo: string }
+function typed<T extends z.ZodType>(tipo: 'integer' | 'number' | 'boolean', api: T, toValue: (v: unknown) => unknown) {
+  return { tipo, api, schema: z.preprocess(toValue, api) };
+}
+const int = (min: number, max: number) => typed('integer', z.number({ error: 'Indica un numero intero' }).int('Indica un numero intero').min(min, `Minimo ${min}`).max(max, `Massimo ${max}`), formNumber);
+const ratio = () => typed('number', z.number({ error: 'Indica un numero tra 0 e 1' }).min(0, 'Minimo 0').max(1, 'Massimo 1'), formNumber);
+const bool = () => typed('boolean', z.boolean({ error: 'Indica sì o no' }), formBool);
 
-/** The settings a tenant may change. Each has its own validation; unknown keys are refused. */
+interface SettingDef { tipo: 'integer' | 'number' | 'boolean'; api: z.ZodType; schema: z.ZodType; default: unknown; descrizione: string; gruppo: string }
+
+/** The settings a tenant may change. Each has its own type and validation; unknown keys are refused. */
 export const SETTINGS_CATALOGUE = {
-  'case.sla_days': { schema: int(1, 365), default: 30, descrizione: 'Giorni entro cui chiudere un caso (SLA)', gruppo: 'Casi' },
-  'screening.match_threshold': { schema: ratio(), default: 0.85, descrizione: 'Punteggio minimo perché un nominativo sia una corrispondenza', gruppo: 'Screening' },
-  'screening.review_threshold': { schema: ratio(), default: 0.7, descrizione: 'Punteggio minimo perché un nominativo vada in revisione', gruppo: 'Screening' },
-  'screening.four_eyes': { schema: bool(), default: true, descrizione: 'La risoluzione di una corrispondenza richiede un secondo operatore', gruppo: 'Screening' },
-  'cdd.review_years_high': { schema: int(1, 10), default: 1, descrizione: 'Anni tra due verifiche periodiche, rischio alto', gruppo: 'Adeguata verifica' },
-  'cdd.review_years_medium_high': { schema: int(1, 10), default: 2, descrizione: 'Anni tra due verifiche periodiche, rischio medio-alto', gruppo: 'Adeguata verifica' },
-  'cdd.review_years_medium': { schema: int(1, 10), default: 3, descrizione: 'Anni tra due verifiche periodiche, rischio medio', gruppo: 'Adeguata verifica' },
-  'cdd.review_years_low': { schema: int(1, 10), default: 5, descrizione: 'Anni tra due verifiche periodiche, rischio basso', gruppo: 'Adeguata verifica' },
-  'onboarding.draft_expiry_days': { schema: int(1, 365), default: 30, descrizione: 'Giorni di inattività dopo cui una pratica di onboarding in bozza scade', gruppo: 'Onboarding' },
-  'onboarding.info_reminder_days': { schema: int(1, 60), default: 7, descrizione: 'Giorni dopo una richiesta di integrazione entro cui il cliente riceve un promemoria', gruppo: 'Onboarding' },
-  'onboarding.info_expiry_days': { schema: int(1, 365), default: 30, descrizione: 'Giorni dopo una richiesta di integrazione senza risposta entro cui la pratica scade', gruppo: 'Onboarding' },
-  'onboarding.link_ttl_hours': { schema: int(1, 720), default: 72, descrizione: 'Ore di validità di un link di ripresa inviato al cliente', gruppo: 'Onboarding' },
-  'onboarding.pubblico': { schema: bool(), default: true, descrizione: 'Il modulo pubblico di onboarding accetta nuove pratiche', gruppo: 'Onboarding' },
+  'case.sla_days': { ...int(1, 365), default: 30, descrizione: 'Giorni entro cui chiudere un caso (SLA)', gruppo: 'Casi' },
+  'screening.match_threshold': { ...ratio(), default: 0.85, descrizione: 'Punteggio minimo perché un nominativo sia una corrispondenza', gruppo: 'Screening' },
+  'screening.review_threshold': { ...ratio(), default: 0.7, descrizione: 'Punteggio minimo perché un nominativo vada in revisione', gruppo: 'Screening' },
+  'screening.four_eyes': { ...bool(), default: true, descrizione: 'La risoluzione di una corrispondenza richiede un secondo operatore', gruppo: 'Screening' },
+  'cdd.review_years_high': { ...int(1, 10), default: 1, descrizione: 'Anni tra due verifiche periodiche, rischio alto', gruppo: 'Adeguata verifica' },
+  'cdd.review_years_medium_high': { ...int(1, 10), default: 2, descrizione: 'Anni tra due verifiche periodiche, rischio medio-alto', gruppo: 'Adeguata verifica' },
+  'cdd.review_years_medium': { ...int(1, 10), default: 3, descrizione: 'Anni tra due verifiche periodiche, rischio medio', gruppo: 'Adeguata verifica' },
+  'cdd.review_years_low': { ...int(1, 10), default: 5, descrizione: 'Anni tra due verifiche periodiche, rischio basso', gruppo: 'Adeguata verifica' },
+  'onboarding.draft_expiry_days': { ...int(1, 365), default: 30, descrizione: 'Giorni di inattività dopo cui una pratica di onboarding in bozza scade', gruppo: 'Onboarding' },
+  'onboarding.info_reminder_days': { ...int(1, 60), default: 7, descrizione: 'Giorni dopo una richiesta di integrazione entro cui il cliente riceve un promemoria', gruppo: 'Onboarding' },
+  'onboarding.info_expiry_days': { ...int(1, 365), default: 30, descrizione: 'Giorni dopo una richiesta di integrazione senza risposta entro cui la pratica scade', gruppo: 'Onboarding' },
+  'onboarding.link_ttl_hours': { ...int(1, 720), default: 72, descrizione: 'Ore di validità di un link di ripresa inviato al cliente', gruppo: 'Onboarding' },
+  'onboarding.pubblico': { ...bool(), default: true, descrizione: 'Il modulo pubblico di onboarding accetta nuove pratiche', gruppo: 'Onboarding' },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTINGS_CATALOGUE;
@@ -33,12 +39,12 @@ export const SETTING_KEYS = Object.keys(SETTINGS_CATALOGUE) as SettingKey[];
 export type SettingValue<K extends SettingKey> = (typeof SETTINGS_CATALOGUE)[K]['default'];
 export const isSettingKey = (k: string): k is SettingKey => k in SETTINGS_CATALOGUE;
 
-export const settingUpdateSchema = z.object({
-  chiave: z.string().refine(isSettingKey, 'Impostazione sconosciuta'),
-  valore: z.unknown(),
+/** The API's update: the key chooses the type of `valore` (the OpenAPI document lists one variant per key). */
+export const settingUpdateSchema = z.discriminatedUnion('chiave', SETTING_KEYS.map((k) => z.object({ chiave: z.literal(k), valore: SETTINGS_CATALOGUE[k].api })) as unknown as [z.ZodObject, ...z.ZodObject[]], {
+  error: (i) => (i.code === 'invalid_union' ? 'Impostazione sconosciuta' : undefined),
 });
 
-export interface SettingView { chiave: SettingKey; valore: unknown; default: unknown; descrizione: string; gruppo: string; personalizzata: boolean; updated_by: string | null; updated_at: Date | null }
+export interface SettingView { chiave: SettingKey; tipo: SettingDef['tipo']; valore: unknown; default: unknown; descrizione: string; gruppo: string; personalizzata: boolean; updated_by: string | null; updated_at: Date | null }
 
 /**
  * A tenant's value, or the default when the tenant never changed it. Without codAzienda
@@ -61,7 +67,7 @@ export async function listSettings(trx: Knex.Transaction, codAzienda: string): P
   return SETTING_KEYS.map((k) => {
     const r = byKey.get(k) as { valore: unknown; updated_by: string; updated_at: Date } | undefined;
     const def = SETTINGS_CATALOGUE[k];
-    return { chiave: k, valore: r ? r.valore : def.default, default: def.default, descrizione: def.descrizione, gruppo: def.gruppo, personalizzata: !!r, updated_by: r?.updated_by ?? null, updated_at: r?.updated_at ?? null };
+    return { chiave: k, tipo: def.tipo, valore: r ? r.valore : def.default, default: def.default, descrizione: def.descrizione, gruppo: def.gruppo, personalizzata: !!r, updated_by: r?.updated_by ?? null, updated_at: r?.updated_at ?? null };
   });
 }
 
@@ -77,3 +83,10 @@ export async function updateSetting(trx: Knex.Transaction, codAzienda: string, k
   await appendAudit(trx, { codAzienda, actor, action: 'setting.updated', entityType: 'setting', entityId: key, data: { before, after: value } });
   return (await listSettings(trx, codAzienda)).find((s) => s.chiave === key)!;
 }
+
+const settingValue = z.union([z.number(), z.boolean()]);
+export const settingResponse = z.object({
+  chiave: z.enum(SETTING_KEYS as [SettingKey, ...SettingKey[]]), tipo: z.enum(['integer', 'number', 'boolean']), valore: settingValue, default: settingValue,
+  descrizione: z.string(), gruppo: z.string(), personalizzata: z.boolean(), updated_by: z.string().nullable(), updated_at: z.string().nullable(),
+});
+export const settingsListResponse = z.object({ items: z.array(settingResponse) });

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
-import { HttpError } from '../../http/errors';
+import { HttpError, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramSvg } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
@@ -62,7 +62,13 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     const body = formBody(ctx);
     const parsed = createCaseSchema.safeParse(body);
     if (!parsed.success) return renderNew(ctx, body, fieldErrors(parsed.error), 422);
-    const { caseId } = await openCase(deps, tenantOf(ctx), ctx.state.user!, parsed.data);
+    let caseId: string;
+    try {
+      ({ caseId } = await openCase(deps, tenantOf(ctx), ctx.state.user!, parsed.data));
+    } catch (err) {
+      if (err instanceof ValidationError) return renderNew(ctx, body, Object.fromEntries(err.errors.map((e) => [e.path, e.message])), 422);
+      throw err;
+    }
     redirectWithFlash(ctx, `/casi/${caseId}`, 'success', 'Caso aperto');
   });
 

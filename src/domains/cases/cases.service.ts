@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
+import { assertReferencesInTenant } from '../../db/references';
 import { withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
 import { notFound } from '../../http/errors';
@@ -60,7 +61,11 @@ function replyView(deps: Deps, user: SessionUser, reply: CaseReply & { record: N
 }
 
 export async function openCase(deps: Deps, codAzienda: string, user: SessionUser, data: CreateCaseInput) {
-  const slaDays = await db(deps, codAzienda, user)((trx) => readSlaDays(trx, codAzienda));
+  const slaDays = await db(deps, codAzienda, user)(async (trx) => {
+    // The assignee and the subject must be this tenant's (another tenant's is "not found").
+    await assertReferencesInTenant(trx, codAzienda, { assegnatario: { kind: 'utente', value: data.assegnatario }, cod_anagrafe: { kind: 'soggetto', value: data.cod_anagrafe } });
+    return readSlaDays(trx, codAzienda);
+  });
   const { caseId, reply } = await createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
   // A repeated create (the same record id) answers without the row: read it then.
   const record = reply.record ?? await requireCase(deps, codAzienda, user, caseId);

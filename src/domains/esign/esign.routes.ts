@@ -1,5 +1,6 @@
 import type { Role } from '../../kit/roles';
 import { SIGNER_OR_STAFF } from './esign.access';
+import { checkReferences } from '../../db/references';
 import { type ApiCtx } from '../../http/api-route';
 import { tenantOf } from '../../http/auth';
 import type { RegisterRoutes } from '../../kit/area';
@@ -28,6 +29,8 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps }) => {
     method: 'POST', path: '/api/v1/esign/ceremony/start', summary: 'Avvia una cerimonia di firma', tag, access: staff(STARTERS), body: startCeremonySchema, response: startResponse, status: 201,
     handler: async (ctx, { body }) => {
       const u = ctx.state.user!;
+      // A parent is one of this tenant's processes: another tenant's workflow id is "not found".
+      await checkReferences(deps.db, tenantOf(ctx), u.username, { parent_workflow_id: { kind: 'workflow', value: body.parent_workflow_id } });
       const r = await startCeremony(await esignTemporal(deps), { codAzienda: tenantOf(ctx), actor: staffActor(u), data: body });
       const row = await ceremonyByToken(deps, r.ceremonyId, r.token);
       ctx.set('Location', `/api/v1/esign/ceremony/${r.ceremonyId}`);

@@ -65,8 +65,11 @@ export const caseResponse = z.object({
 });
 export const documentResponse = documentView;
 export const signingResponse = signing;
-export const completeSubmissionResponse = z.union([caseResponse, z.object({ stato: z.literal('submitted'), firma: signing })]);
+/** complete-submission while the declarations still wait for the signature (202). */
+export const signaturePendingResponse = z.object({ stato: z.literal('submitted'), firma: signing });
 export const validationResponse = z.object({ ok: z.boolean(), issues: z.array(z.object({ path: z.string(), message: z.string(), step: z.number() })) });
 export const cddAnswersResponse = z.object({ versione: z.string().nullable(), risposte: z.record(z.string(), z.unknown()) });
 export const resumeResponse = z.object({ case_id: z.string(), stato: z.string() });
 export const magicLinkResponse = z.union([z.object({ detail: z.string(), sent_to: z.string(), expires_at: z.string() }), z.object({ detail: z.string() })]);
+/** The questionnaire for the applicant's subject type: its questions as the CDD schema defines them, and the current version. */
+export const cddSchemaResponse = z.object({ versione: z.string(), domande: z.array(z.record(z.string(), z.unknown())), corrente: z.string() });

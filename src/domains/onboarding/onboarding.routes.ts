@@ -9,7 +9,7 @@ import { EDITABLE_STATES, onboardingMachine } from '../../../workflows/onboardin
 import { allowedActions } from '../../../workflows/lib/machine';
 import type { RegisterRoutes } from '../../kit/area';
 import {
-  anagrafeBody, caseResponse as caseResponseSchema, cddAnswersBody, cddAnswersResponse, cddSchemaQuery, completeSubmissionResponse, countriesBody,
+  anagrafeBody, caseResponse as caseResponseSchema, cddAnswersBody, cddAnswersResponse, cddSchemaQuery, countriesBody, cddSchemaResponse, signaturePendingResponse,
   documentResponse, draftPatchBody, magicLinkBody, magicLinkResponse, requiredDocsResponse, resumeQuery, resumeResponse, signingResponse, uboBody,
   uploadForm, validationResponse, walletResponse,
 } from './onboarding-api.schemas';
@@ -128,7 +128,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
   });
 
   route({
-    method: 'GET', path: `${BASE}/cdd/schema`, summary: 'Le domande del questionario per il tipo di cliente (versione delle risposte date, o ?versione=, o la corrente)', tag, access: APPLICANT, query: cddSchemaQuery,
+    method: 'GET', path: `${BASE}/cdd/schema`, summary: 'Le domande del questionario per il tipo di cliente (versione delle risposte date, o ?versione=, o la corrente)', tag, access: APPLICANT, query: cddSchemaQuery, response: cddSchemaResponse,
     handler: async (ctx, { params, query }) => {
       const row = await load(ctx, params);
       const v = query.versione ?? (isKnownCddVersion(row.cdd_schema_version) ? row.cdd_schema_version : CDD_SCHEMA_VERSION);
@@ -250,7 +250,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
   });
 
   route({
-    method: 'POST', path: `${BASE}/complete-submission`, tag, access: APPLICANT, response: completeSubmissionResponse,
+    method: 'POST', path: `${BASE}/complete-submission`, tag, access: APPLICANT, response: caseResponseSchema, otherResponses: { 202: signaturePendingResponse },
     summary: 'Completa l\'invio: 200 con la pratica quando le dichiarazioni sono firmate; 202 con { stato: submitted, firma: { ceremony_id, signing_path } } finché la firma manca (anche dopo una cerimonia scaduta: ne viene avviata una nuova)',
     handler: async (ctx, { params }) => {
       const r = await completeSubmission(deps, await load(ctx, params));
@@ -262,7 +262,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
   });
 
   route({
-    method: 'DELETE', path: `${BASE}/erase`, summary: 'Cancella la pratica e i suoi dati (GDPR art. 17) finché non è stata inviata; dopo l\'invio 409 AML_RETENTION (conservazione per 10 anni, art. 31 d.lgs. 231/2007)', tag, access: APPLICANT,
+    method: 'DELETE', path: `${BASE}/erase`, summary: 'Cancella la pratica e i suoi dati (GDPR art. 17) finché non è stata inviata; dopo l\'invio 409 AML_RETENTION (conservazione per 10 anni, art. 31 d.lgs. 231/2007)', tag, access: APPLICANT, status: 204,
     handler: async (ctx, { params }) => {
       await eraseCase(deps, ctx, await load(ctx, params));
       return undefined;

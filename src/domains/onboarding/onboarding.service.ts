@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import type { AppState } from '../../http/context';
+import { unstorableFields } from '../../http/storable-text';
 import { conflict, HttpError, invalidTransition, notFound, tooManyRequests, ValidationError, type FieldError } from '../../http/errors';
 import { allowedActions } from '../../../workflows/lib/machine';
 import type {
@@ -184,7 +185,9 @@ const displayName = (name: string) => basename(name.replace(/\\/g, '/')).replace
 export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInput): Promise<UploadResult> {
   // Checked before the bytes are stored: a case that can no longer change never gets a file.
   if (!EDITABLE_STATES.includes(row.stato)) throw invalidTransition(row.stato, 'edit', allowedActions(onboardingMachine, row.stato, customerActor(row.id)));
-  const errors: FieldError[] = [];
+  // Multipart fields and the file's name are read here, after the request-wide check: the same rule applies.
+  const errors: FieldError[] = unstorableFields({ file: input.filename, tipo: input.tipo, riferimento: input.riferimento });
+  if (errors.length) return { ok: false, status: 422, errors };
   const meta = documentUploadSchema.safeParse({ tipo: input.tipo, riferimento: input.riferimento });
   if (!meta.success) errors.push(...meta.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
   const riferimento = meta.success ? meta.data.riferimento ?? 'soggetto' : 'soggetto';

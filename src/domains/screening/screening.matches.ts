@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { assertReferencesInTenant } from '../../db/references';
 import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
@@ -105,8 +106,7 @@ function check(row: MatchRow, action: MatchAction, user: SessionUser, input: Rec
 
 async function assign(trx: Knex.Transaction, codAzienda: string, user: SessionUser, row: MatchRow, assegnatario: string) {
   check(row, 'assegna', user, { assegnatario });
-  const u = await trx('utenti').where({ cod_utente: assegnatario, cod_azienda: codAzienda, attivo: true }).first('cod_utente');
-  if (!u) throw new ValidationError([{ path: 'assegnatario', message: 'Utente non trovato in questa azienda' }]);
+  await assertReferencesInTenant(trx, codAzienda, { assegnatario: { kind: 'utente', value: assegnatario } });
   await trx('screening_matches').where({ id: row.id }).update({ stato: 'assigned', assegnatario, updated_at: new Date() });
   await appendAudit(trx, { codAzienda, actor: user.username, action: 'screening.match.assegna', entityType: 'screening_match', entityId: row.id, data: { from: row.stato, to: 'assigned', assegnatario } });
 }

@@ -12,6 +12,10 @@ import {
 import type { RegisterRoutes } from '../../kit/area';
 import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, runHistory, startImport } from './screening.imports';
 import { assignMatch, dashboard, listMatches, matchDetail, resolveMatch } from './screening.matches';
+import {
+  batchInlineResponse, batchProgressResponse, batchStartedResponse, dashboardResponse, importHistoryResponse, importStartedResponse, importStatusResponse,
+  matchDetailResponse, matchListResponse, subjectScreeningResponse, walletScreeningResponse,
+} from './screening.responses';
 import { assignSchema, batchSchema, historyQuery, listMatchesQuery, resolveSchema, subjectSchema, walletSchema } from './screening.schemas';
 import { screenStoredSubject, screenSubjects, screenWallet } from './screening.service';
 import { staff } from '../../kit/access';
@@ -25,17 +29,17 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
   const tx = <T>(ctx: ApiCtxLike, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: user(ctx).username }, fn);
 
   router.api({
-    method: 'POST', path: '/api/v1/screening/run', summary: 'Verifica un soggetto sulle liste', tag, access: staff(STAFF_WRITE), body: subjectSchema,
+    method: 'POST', path: '/api/v1/screening/run', summary: 'Verifica un soggetto sulle liste', tag, access: staff(STAFF_WRITE), body: subjectSchema, response: subjectScreeningResponse,
     handler: async (ctx, { body }) => (await screenSubjects(deps.db, tenantOf(ctx), user(ctx).username, [body]))[0],
   });
 
   router.api({
-    method: 'POST', path: '/api/v1/screening/wallet', summary: 'Verifica un indirizzo wallet', tag, access: staff(STAFF_WRITE), body: walletSchema,
+    method: 'POST', path: '/api/v1/screening/wallet', summary: 'Verifica un indirizzo wallet', tag, access: staff(STAFF_WRITE), body: walletSchema, response: walletScreeningResponse,
     handler: async (ctx, { body }) => { tenantOf(ctx); return screenWallet(deps.db, body.address); },
   });
 
   router.api({
-    method: 'POST', path: '/api/sanctions/screen/:cod_anagrafe', summary: 'Verifica il soggetto di un codice anagrafe', tag: legacy, access: staff(STAFF_WRITE),
+    method: 'POST', path: '/api/sanctions/screen/:cod_anagrafe', summary: 'Verifica il soggetto di un codice anagrafe', tag: legacy, access: staff(STAFF_WRITE), response: subjectScreeningResponse,
     handler: async (ctx, { params }) => {
       const r = await screenStoredSubject(deps.db, tenantOf(ctx), user(ctx).username, params.cod_anagrafe!);
       if (!r) throw notFound('Soggetto', 'm');
@@ -44,7 +48,7 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
-    method: 'POST', path: '/api/sanctions/batch-screen', summary: 'Verifica massiva (oltre 50 soggetti in un workflow)', tag: legacy, access: staff(STAFF_WRITE), body: batchSchema,
+    method: 'POST', path: '/api/sanctions/batch-screen', summary: 'Verifica massiva (oltre 50 soggetti in un workflow)', tag: legacy, access: staff(STAFF_WRITE), body: batchSchema, response: batchInlineResponse, otherResponses: { 202: batchStartedResponse },
     handler: async (ctx, { body }) => {
       const codAzienda = tenantOf(ctx);
       if (body.subjects.length <= INLINE_BATCH_LIMIT) {
@@ -64,7 +68,7 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
-    method: 'GET', path: '/api/sanctions/batch-screen/:batch_id', summary: 'Avanzamento di una verifica massiva', tag: legacy, access: staff(STAFF_READ),
+    method: 'GET', path: '/api/sanctions/batch-screen/:batch_id', summary: 'Avanzamento di una verifica massiva', tag: legacy, access: staff(STAFF_READ), response: batchProgressResponse,
     handler: async (ctx, { params }) => {
       // The workflow id carries the tenant, so another tenant's batch is simply not found.
       const workflowId = screeningBatchWorkflowId(tenantOf(ctx), params.batch_id!);
@@ -81,18 +85,18 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
 
   for (const [path, t, summary] of [['/api/v1/screening/matches', tag, 'Elenco delle corrispondenze'], ['/api/sanctions/hits', legacy, 'Elenco delle corrispondenze (legacy)']] as const) {
     router.api({
-      method: 'GET', path, summary, tag: t, access: staff(STAFF_READ), query: listMatchesQuery,
+      method: 'GET', path, summary, tag: t, access: staff(STAFF_READ), query: listMatchesQuery, response: matchListResponse,
       handler: (ctx, { query }) => tx(ctx, (trx) => listMatches(trx, query)),
     });
   }
 
   router.api({
-    method: 'GET', path: '/api/v1/screening/matches/:id', summary: 'Dettaglio di una corrispondenza, con il punteggio spiegato', tag, access: staff(STAFF_READ),
+    method: 'GET', path: '/api/v1/screening/matches/:id', summary: 'Dettaglio di una corrispondenza, con il punteggio spiegato', tag, access: staff(STAFF_READ), response: matchDetailResponse,
     handler: (ctx, { params }) => matchDetail(deps, tenantOf(ctx), user(ctx), params.id!),
   });
 
   router.api({
-    method: 'PUT', path: '/api/v1/screening/matches/:id/assegna', summary: 'Assegna una corrispondenza', tag, access: staff(STAFF_WRITE), body: assignSchema,
+    method: 'PUT', path: '/api/v1/screening/matches/:id/assegna', summary: 'Assegna una corrispondenza', tag, access: staff(STAFF_WRITE), body: assignSchema, response: matchDetailResponse,
     handler: (ctx, { body, params }) => assignMatch(deps, tenantOf(ctx), user(ctx), params.id!, body.assegnatario),
   });
 
@@ -102,30 +106,30 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
     ['PUT', '/api/sanctions/hits/:id/resolve', legacy, true],
   ] as const) {
     router.api({
-      method, path, summary: 'Risolve una corrispondenza (quattro occhi se configurato)', tag: t, access: staff(STAFF_WRITE), body: resolveSchema,
+      method, path, summary: 'Risolve una corrispondenza (quattro occhi se configurato)', tag: t, access: staff(STAFF_WRITE), body: resolveSchema, response: matchDetailResponse,
       handler: (ctx, { body, params }) => resolveMatch(deps, tenantOf(ctx), user(ctx), params.id!, body, { autoAssign }),
     });
   }
 
   router.api({
-    method: 'GET', path: '/api/v1/screening/dashboard', summary: 'Riepilogo dello screening', tag, access: staff(STAFF_READ),
+    method: 'GET', path: '/api/v1/screening/dashboard', summary: 'Riepilogo dello screening', tag, access: staff(STAFF_READ), response: dashboardResponse,
     handler: (ctx) => tx(ctx, (trx) => dashboard(trx)),
   });
 
   for (const [path, t] of [['/api/v1/screening/import', tag], ['/api/sanctions/lists/import', legacy], ['/api/v1/admin/screening/imports/trigger', tag]] as const) {
     router.api({
-      method: 'POST', path, summary: 'Avvia l\'importazione delle liste e la nuova verifica dei soggetti di ogni azienda (solo superamministratore)', tag: t, access: staff(IMPORTERS), status: 202,
+      method: 'POST', path, summary: 'Avvia l\'importazione delle liste e la nuova verifica dei soggetti di ogni azienda (solo superamministratore)', tag: t, access: staff(IMPORTERS), status: 202, response: importStartedResponse,
       handler: (ctx) => startImport(deps, user(ctx)),
     });
   }
 
   router.api({
-    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione e avanzamento della nuova verifica per azienda', tag, access: staff(IMPORT_READERS),
+    method: 'GET', path: '/api/v1/screening/import/stato', summary: 'Stato dell\'ultima importazione e avanzamento della nuova verifica per azienda', tag, access: staff(IMPORT_READERS), response: importStatusResponse,
     handler: (ctx) => inImportScope(deps, ctx, (trx) => importStatus(deps, trx)),
   });
 
   router.api({
-    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, access: staff(IMPORT_READERS), query: historyQuery,
+    method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, access: staff(IMPORT_READERS), query: historyQuery, response: importHistoryResponse,
     handler: (ctx, { query }) => inImportScope(deps, ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
   });
 };

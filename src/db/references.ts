@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import { withTenant } from './tenant';
+import { ValidationError, type FieldError } from '../http/errors';
+
+/**
+ * What a field inside a request body may point at. Each lookup names the tenant explicitly
+ * (besides row-level security), so a reference is found only among the tenant's own records:
+ * another tenant's record and a record that does not exist get the same answer.
+ */
+const LOOKUPS = {
+  /** An active user of the tenant (an assignee). */
+  utente: {
+    message: 'Utente non trovato in questa azienda',
+    find: (trx: Knex.Transaction, tenant: string, v: string) =>
+      UUID.test(v) ? trx('utenti').where({ cod_utente: v, cod_azienda: tenant, attivo: true }).first('cod_utente') : undefined,
+  },
+  /** A subject of the tenant: a customer in the registry or a screened subject. */
+  soggetto: {
+    message: 'Soggetto non trovato in questa azienda',
+    find: async (trx: Knex.Transaction, tenant: string, v: string) =>
+      (await trx('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: v }).first('cod_anagrafe'))
+      ?? trx('screening_subjects').where({ cod_azienda: tenant, cod_anagrafe: v }).first('cod_anagrafe'),
+  },
+  /** The workflow of one of the tenant's records (a case, an onboarding case, a periodic review). */
+  workflow: {
+    message: 'Processo non trovato in questa azienda',
+    find: (trx: Knex.Transaction, tenant: string, v: string) =>
+      trx.first('workflow_id').from(trx.union([
+        trx('cases').where({ cod_azienda: tenant, workflow_id: v }).select('workflow_id'),
+        trx('onboarding_cases').where({ cod_azienda: tenant, workflow_id: v }).select('workflow_id'),
+        trx('cdd_reviews').where({ cod_azienda: tenant, workflow_id: v }).select('workflow_id'),
+      ], true).as('w')),
+  },
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type ReferenceKind = keyof typeof LOOKUPS;
+/** Field path (as the 422 names it) -> what it must reference; absent values are not checked. */
+export type References = Record<string, { kind: ReferenceKind; value: string | null | undefined }>;
+
+/** Checks every reference in one transaction of the tenant; each one not found is a 422 naming its field. */
+export async function assertReferencesInTenant(trx: Knex.Transaction, tenant: string, refs: References): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const [path, { kind, value }] of Object.entries(refs)) {
+    if (value === null || value === undefined || value === '') continue;
+    const found = await LOOKUPS[kind].find(trx, tenant, value);
+    if (!found) errors.push({ path, message: LOOKUPS[kind].message });
+  }
+  if (errors.length) throw new ValidationError(errors, errors[0]!.message);
+}
+
+/** The same, in a transaction of its own (for commands that hand the write to a workflow). */
+export function checkReferences(db: Knex, tenant: string, actor: string, refs: References): Promise<void> {
+  return withTenant(db, { codAzienda: tenant, actor }, (trx) => assertReferencesInTenant(trx, tenant, refs));
+}
