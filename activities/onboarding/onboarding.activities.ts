@@ -7,10 +7,11 @@ import { onboardingEsignToken, resumeUrl, sha256Hex, signMagicLink } from '../..
 import { validateApplication, type ApplicationData } from '../../src/domains/onboarding/onboarding.validation';
 import { logCustomerMailer, type CustomerMailer } from '../../src/infra/customer-mailer';
 import type {
-  DocumentMeta, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
+  DocumentMeta, OnboardingCeremonyOutcome, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
 import type { OnboardingStatus, WalletStatus } from '../../workflows/onboarding/onboarding.machine';
 import type { ActivityDeps } from '../deps';
+import { recordCeremonyOutcome } from './onboarding-ceremony';
 import { applyEdit } from './onboarding-edit';
 import { eraseCase } from './onboarding-erase';
 import { materialiseCustomer } from './onboarding-materialise';
@@ -115,7 +116,7 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
           countries: row.countries, travelRule, documents, wallets, generatedAt: new Date(),
         });
         if (p.purpose === 'dichiarazioni') {
-          await trx('onboarding_cases').where({ id: p.caseId }).update({ declarations_ceremony_id: ceremonyId, updated_at: new Date() });
+          await trx('onboarding_cases').where({ id: p.caseId }).update({ declarations_ceremony_id: ceremonyId, declarations_stato: 'active', updated_at: new Date() });
         } else {
           await trx('onboarding_cases').where({ id: p.caseId }).update({
             travel_rule_ceremony_id: ceremonyId, travel_rule: json({ ...travelRule, ceremony_id: ceremonyId }), updated_at: new Date(),
@@ -130,6 +131,11 @@ export function createOnboardingActivities(deps: ActivityDeps, mailer: CustomerM
           tokenHash: sha256Hex(onboardingEsignToken(config.sessionSecret, ceremonyId)),
         };
       });
+    },
+
+    /** How one of the case's ceremonies ended, as its signal told the workflow: the pages read it from the row. */
+    async recordOnboardingCeremony(p: OnboardingCeremonyOutcome): Promise<void> {
+      await recordCeremonyOutcome(db, p);
     },
 
     async sendOnboardingLink(p: OnboardingStep & { purpose: 'info_request' | 'reminder' }): Promise<void> {

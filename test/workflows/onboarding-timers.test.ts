@@ -67,6 +67,7 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
     async screenOnboardingSubjects() { return { matches: 0, pep: false }; },
     async screenOnboardingWallets() { return { hits: 0 }; },
     async scoreOnboardingRisk() { return risk; },
+    async recordOnboardingCeremony() {},
     async recordOnboardingTransition(p: OnboardingStep & { action: string; from: string; to: string; extra: Record<string, unknown> }) {
       calls.transitions.push({ caseId: p.caseId, action: p.action, from: p.from, to: p.to, extra: p.extra });
     },

@@ -1,9 +1,9 @@
 import type { MachineDef } from '../lib/machine';
 
-export const ESIGN_STATES = ['started', 'terms_accepted', 'presented', 'signed', 'expired', 'locked'] as const;
+export const ESIGN_STATES = ['started', 'terms_accepted', 'presented', 'signed', 'expired', 'locked', 'cancelled'] as const;
 export type EsignStatus = (typeof ESIGN_STATES)[number];
 
-export const ESIGN_ACTIONS = ['terms', 'present', 'sign', 'expire', 'lock'] as const;
+export const ESIGN_ACTIONS = ['terms', 'present', 'sign', 'expire', 'lock', 'cancel'] as const;
 export type EsignAction = (typeof ESIGN_ACTIONS)[number];
 
 /** The signer is a customer without an account: the signing link's token gives this role. */
@@ -16,13 +16,15 @@ export const esignMachine: MachineDef<EsignStatus, EsignAction> = {
   name: 'esign',
   initial: 'started',
   states: ESIGN_STATES,
-  final: ['signed', 'expired', 'locked'],
+  final: ['signed', 'expired', 'locked', 'cancelled'],
   transitions: [
     { action: 'terms', from: ['started'], to: 'terms_accepted', roles: [SIGNER_ROLE] },
     { action: 'present', from: ['terms_accepted'], to: 'presented', roles: [SIGNER_ROLE] },
     { action: 'sign', from: ['presented'], to: 'signed', roles: [SIGNER_ROLE], requires: ['otp'] },
     { action: 'expire', from: ['started', 'terms_accepted', 'presented'], to: 'expired', roles: [SYSTEM_ROLE] },
     { action: 'lock', from: ['presented'], to: 'locked', roles: [SYSTEM_ROLE] },
+    // Its workflow was cancelled (an operator, or a parent that no longer needs it).
+    { action: 'cancel', from: ['started', 'terms_accepted', 'presented'], to: 'cancelled', roles: [SYSTEM_ROLE] },
   ],
 };
 

@@ -75,7 +75,7 @@ export const CONTROLLO_LABELS: Record<string, string> = {
 export const TRAVEL_RULE_LABELS: Record<string, string> = { none: 'Non resa', signing: 'In firma', signed: 'Firmata', completed: 'Completata' };
 
 export const CERIMONIA_LABELS: Record<string, string> = {
-  started: 'Avviata', terms_accepted: 'Condizioni accettate', presented: 'Documento presentato', signed: 'Firmata', expired: 'Scaduta', locked: 'Bloccata',
+  started: 'Avviata', terms_accepted: 'Condizioni accettate', presented: 'Documento presentato', signed: 'Firmata', expired: 'Scaduta', locked: 'Bloccata', cancelled: 'Annullata',
 };
 export const CERIMONIA_SCOPO_LABELS: Record<string, string> = { dichiarazioni: 'Dichiarazioni del cliente', travel_rule: 'Dichiarazione travel rule' };
 
