@@ -64,6 +64,8 @@ export async function startTemporalDevServer(opts: {
   uiPort?: number;
   dbFile?: string;
   namespace?: string;
+  /** Server dynamic configuration (tests: for example a low `limit.historyCount.suggestContinueAsNew`). */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }): Promise<RunningTemporal> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error',
     '--namespace', opts.namespace ?? 'default'];
@@ -74,6 +76,7 @@ export async function startTemporalDevServer(opts: {
     args.push('--db-filename', opts.dbFile);
   }
   for (const [name, type] of Object.entries(searchAttributeDefinitions)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   const child = spawn(temporalCliPath(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
   child.stderr?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));
