@@ -8,7 +8,7 @@ import type { Role } from '../../src/domains/auth/roles';
 import { caseStateQuery, caseTransitionUpdate, type CaseWorkflowState } from '../../workflows/case/case.contract';
 import { editOnboarding, staffActor, transitionOnboarding } from '../../src/domains/onboarding/onboarding.commands';
 import {
-  addWallet, completeSubmission, completeTravelRule, onboardingTemporal, reloadCase, saveSection, signTravelRule, submitCase,
+  addWallet, completeSubmission, completeTravelRule, onboardingTemporal, reloadCase, signTravelRule, submitCase,
 } from '../../src/domains/onboarding/onboarding.service';
 import { onboardingEsignToken } from '../../src/domains/onboarding/onboarding.tokens';
 import { onboardingStateQuery, type OnboardingWorkflowState } from '../../workflows/onboarding/onboarding.contract';
