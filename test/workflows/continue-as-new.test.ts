@@ -5,7 +5,12 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createCase } from '../../src/domains/cases/cases.commands';
 import type { SessionUser } from '../../src/http/context';
 import type { Role } from '../../src/domains/auth/roles';
-import { caseStateQuery, caseTransitionUpdate, type CaseWorkflowState } from '../../workflows/case/case.contract';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { workflowsPath } from '../../temporal/bundle';
+import {
+  CASE_WORKFLOW_TYPE, caseStateQuery, caseTransitionUpdate, caseWorkflowId, type CaseOverdue, type CaseWorkflowInput, type CaseWorkflowState,
+} from '../../workflows/case/case.contract';
 import { editOnboarding, staffActor, transitionOnboarding } from '../../src/domains/onboarding/onboarding.commands';
 import {
   addWallet, completeSubmission, completeTravelRule, onboardingTemporal, reloadCase, signTravelRule, submitCase,
@@ -14,11 +19,13 @@ import { onboardingEsignToken } from '../../src/domains/onboarding/onboarding.to
 import { onboardingStateQuery, type OnboardingWorkflowState } from '../../workflows/onboarding/onboarding.contract';
 import { startContinueAsNewStack, type ContinueAsNewStack } from '../helpers/continue-as-new-stack';
 import { getTestEnv } from '../helpers/env';
+import { startTimeSkippingEnv } from '../helpers/time-skipping';
 import { completeDraft, signOnboardingCeremony, waitFor, waitForStatus } from '../helpers/onboarding';
 
 const sessionUser = (u: { cod_utente: string; username: string; ruoli: Role[] }, tenant: string): SessionUser => ({
   cod_utente: u.cod_utente, cod_azienda: tenant, username: u.username, email: `${u.username}@example.test`, nome: 'N', cognome: 'C', ruoli: u.ruoli, totp_enabled: true,
 });
+const DAY = 86_400_000;
 const actor = (u: SessionUser) => ({ id: u.cod_utente, username: u.username, roles: u.ruoli });
 
 async function rejection(p: Promise<unknown>): Promise<ApplicationFailure> {
@@ -192,6 +199,52 @@ describe('continue-as-new (dev server suggesting it after a few events)', functi
     for (let i = 0; i < 3; i++) await anon.post(`${path}/sign`, { token, otp: '000000' });
     assert.equal((await stack.ownerDb('esign_ceremonies').where({ id: ceremonyId }).first()).stato, 'locked');
   }
+});
+
+/**
+ * What continue-as-new hands to the next run is the input with the state; started that way
+ * on the time-skipping server, the case's SLA timer fires at the carried due date (not 30
+ * days after the new run), and a case already marked overdue is not marked again.
+ */
+describe('continue-as-new: the case SLA from a carried state (time-skipping server)', function () {
+  this.timeout(180_000);
+  let env: TestWorkflowEnvironment;
+  const overdue: CaseOverdue[] = [];
+  const activities = {
+    async createCaseProjection() {},
+    async projectCaseTransition() {},
+    async markCaseOverdue(p: CaseOverdue) { overdue.push(p); return { notified: 1 }; },
+  };
+  before(async () => { env = await startTimeSkippingEnv(); });
+  after(async () => { await env?.teardown(); });
+
+  it('fires at the due date the run before had, once', async () => {
+    const taskQueue = 'case-continued';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const now = Number(await env.currentTimeMs());
+      const start = (caseId: string, state: Partial<CaseWorkflowState>) => {
+        const slaDueAt = new Date(now + 5 * DAY).toISOString();
+        const carried: CaseWorkflowState = { status: 'open', created: true, overdue: false, slaDueAt, closingRequestedBy: null, outcome: null, transitions: 4, ...state };
+        const input: CaseWorkflowInput = { codAzienda: 'CAN1', caseId, slaDays: 30, slaDueAt, state: carried };
+        return env.client.workflow.start(CASE_WORKFLOW_TYPE, { workflowId: caseWorkflowId('CAN1', caseId), taskQueue, args: [input] });
+      };
+      // Opened 25 days before the run started: 5 days left, not 30.
+      const due = await start('00000000-0000-4000-8000-0000000000c1', {});
+      // Already marked overdue by the run before.
+      const marked = await start('00000000-0000-4000-8000-0000000000c2', { overdue: true, status: 'escalated' });
+      await env.sleep(4 * DAY);
+      assert.equal(overdue.length, 0, 'not before the carried due date');
+      await env.sleep(2 * DAY);
+      for (let i = 0; i < 100 && !overdue.length; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(overdue.map((o) => o.caseId), ['00000000-0000-4000-8000-0000000000c1']);
+      assert.equal((await due.query(caseStateQuery)).overdue, true);
+      const s = await marked.query(caseStateQuery);
+      assert.deepEqual([s.status, s.overdue, s.transitions], ['escalated', true, 4]);
+      await due.terminate('test done');
+      await marked.terminate('test done');
+    });
+  });
 });
 
 /** Waits until the workflow id has at least `n` runs (visibility is eventually consistent). */

@@ -132,10 +132,12 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     if (r === 'expired') await endIfOpen('expired');
     await condition(allHandlersFinished);
   } catch (err) {
-    // Cancelled (from the Web UI, or by a parent): the row and the parent learn it, then the workflow ends as cancelled.
+    // Cancelled (from the Web UI, or by a parent): the row and the parent learn it, then the workflow ends as cancelled;
+    // a ceremony that had already ended keeps its end.
     if (!isCancellation(err) || !patched(ENDED_SIGNAL_PATCH)) throw err;
+    const open = !done();
     await CancellationScope.nonCancellable(() => endIfOpen('cancelled'));
-    throw err;
+    if (open) throw err;
   }
   return state;
 }
