@@ -47,8 +47,19 @@ describe('onboarding workflow: projection first (time-skipping server)', functio
   const failOnce = new Set<string>();
   /** A transition whose projection waits for the test's go (`<caseId>:<action>`). */
   let gate: { key: string; reached: () => void; go: Promise<void> } | null = null;
+  /** Cases whose next signing document cannot be prepared. */
+  const failSigning = new Set<string>();
+  const edits: { caseId: string; kind: string }[] = [];
   const activities = {
     ...fake.activities,
+    async applyOnboardingEdit(p: OnboardingStep & { edit: { kind: string; wallet?: { id: string } } }) {
+      edits.push({ caseId: p.caseId, kind: p.edit.kind });
+      return fake.activities.applyOnboardingEdit(p);
+    },
+    async prepareOnboardingSigning(p: OnboardingStep & { purpose: string }) {
+      if (failSigning.delete(p.caseId)) throw ApplicationFailure.nonRetryable('the signing document could not be made', 'PdfError');
+      return fake.activities.prepareOnboardingSigning(p);
+    },
     async recordOnboardingTransition(p: OnboardingStep & { action: string; from: string; to: string; extra: Record<string, unknown> }) {
       const key = `${p.caseId}:${p.action}`;
       if (failOnce.delete(key)) throw ApplicationFailure.nonRetryable('the database refused the row', 'DatabaseError');
@@ -147,6 +158,27 @@ describe('onboarding workflow: projection first (time-skipping server)', functio
       const done = await second;
       assert.equal(done.status, 'approved');
       assert.equal(done.approvedBy, coA.id);
+    });
+  });
+
+  it('a travel-rule declaration whose ceremony cannot start goes back to none, on the row as in the state', async () => {
+    const taskQueue = 'onb-projection-signing';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const c = await startCase(taskQueue);
+      const editOf = (edit: Record<string, unknown>) => c.h.executeUpdate(editOnboardingUpdate, { args: [{ actor: { id: `cliente:${c.caseId}`, username: 'cliente', roles: ['cliente'] }, edit: edit as never }] });
+      await editOf({ kind: 'wallet-add', wallet: { id: randomUUID(), rete: 'BTC', indirizzo: 'bc1qexample', tipo: 'custodial', vasp_nome: 'X' } });
+      const before = await c.state();
+      failSigning.add(c.caseId);
+      assert.equal((await rejection(editOf({ kind: 'travel-rule-sign', declaration: { luogo: 'Milano' } }))).type, 'PROJECTION_FAILED');
+      assert.deepEqual((await c.state()).travelRule, { status: 'none', ceremonyId: null });
+      assert.equal((await c.state()).lastEditAt, before.lastEditAt, 'a failed edit is no edit');
+      assert.deepEqual(edits.filter((e) => e.caseId === c.caseId).map((e) => e.kind), ['wallet-add', 'travel-rule-sign', 'travel-rule-reset']);
+      const signing = await editOf({ kind: 'travel-rule-sign', declaration: { luogo: 'Milano' } });
+      assert.equal(signing.state.travelRule.status, 'signing');
+      // No timers left behind for a queue without a worker (they would stall time skipping).
+      await env.client.workflow.getHandle(esignWorkflowId(AZ, signing.ceremonyId!)).terminate('test done');
+      await c.h.terminate('test done');
     });
   });
 });

@@ -171,7 +171,14 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
           throw fail(ONBOARDING_FAILURES.conflict, 'the travel-rule declaration is already being signed: reset it first', { travel_rule: state.travelRule.status });
         }
         await acts.applyOnboardingEdit({ ...step(actor), edit });
-        const ceremonyId = await startCeremony('travel_rule', actor);
+        let ceremonyId: string;
+        try {
+          ceremonyId = await startCeremony('travel_rule', actor);
+        } catch (err) {
+          // The row says "being signed" but no ceremony started: it goes back to none, as the state stays.
+          if (projectionFirst) await acts.applyOnboardingEdit({ ...step(actor), edit: { kind: 'travel-rule-reset' } }).catch(() => undefined);
+          throw err;
+        }
         state.travelRule = { status: 'signing', ceremonyId };
         return ceremonyId;
       }
