@@ -68,6 +68,8 @@ export async function startTemporalDevServer(opts: {
   uiPort?: number;
   dbFile?: string;
   namespace?: string;
+  /** Server dynamic configuration (tests: for example a low `limit.historyCount.suggestContinueAsNew`). */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }): Promise<RunningTemporal> {
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--log-level', 'error',
     '--namespace', opts.namespace ?? 'default'];
@@ -77,6 +79,7 @@ export async function startTemporalDevServer(opts: {
     mkdirSync(dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);
   }
+  for (const [key, value] of Object.entries(opts.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   // Its own process group: a Ctrl-C in the terminal reaches `npm start` alone, which stops its worker before this server.
   const child = spawn(temporalCliPath(), args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stdout?.on('data', (d) => logger.debug({ temporal: String(d).trim() }, 'temporal'));

@@ -149,13 +149,13 @@ export function createEsignActivities(deps: ActivityDeps, m: Messaging = messagi
       });
     },
 
-    /** Timer (expired) or too many wrong codes (locked): the ceremony ends unsigned. */
-    async endEsignCeremony(p: EsignStep & { to: Extract<EsignStatus, 'expired' | 'locked'>; from: EsignStatus }): Promise<void> {
+    /** Timer (expired), too many wrong codes (locked) or its workflow cancelled: the ceremony ends unsigned. */
+    async endEsignCeremony(p: EsignStep & { to: Extract<EsignStatus, 'expired' | 'locked' | 'cancelled'>; from: EsignStatus }): Promise<void> {
       await tx(p, async (trx) => {
         const row = await lockRow(trx, p.ceremonyId);
         if (row.stato === p.to) return;
         await trx('esign_ceremonies').where({ id: p.ceremonyId }).update({ stato: p.to, otp_hash: null, updated_at: new Date() });
-        await audit(trx, p, p.to === 'expired' ? 'expire' : 'lock', { from: row.stato, to: p.to });
+        await audit(trx, p, ({ expired: 'expire', locked: 'lock', cancelled: 'cancel' } as const)[p.to], { from: row.stato, to: p.to });
       });
     },
   };

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
+import { documentLimitRefusal, documentLimits, documentUsage } from '../../src/domains/onboarding/document-limits';
 import type { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { TRAVEL_RULE_VERSION } from '../../src/domains/onboarding/onboarding.schemas';
 import { uboOwners } from '../../src/domains/onboarding/onboarding.validation';
@@ -79,6 +80,11 @@ export async function applyEdit(db: Knex, store: DocumentStore, p: OnboardingSte
         // Checked again under the case's lock: an owner removed since the web checked the upload takes its documents along.
         if (ref !== 'soggetto' && !uboOwners(row.ubo).some((o) => (o as { id?: string })?.id === ref)) {
           throw ApplicationFailure.create({ type: ONBOARDING_FAILURES.conflict, nonRetryable: true, message: `the beneficial owner ${ref} is no longer declared`, details: [{ riferimento: ref }] });
+        }
+        // The case's share, under its lock: a parallel upload waits here and sees this one (a retry of this one is not counted twice).
+        if (!(await trx('onboarding_documents').where({ id: d.id }).first('id'))) {
+          const refusal = documentLimitRefusal(await documentLimits(trx, p.codAzienda), await documentUsage(trx, p.caseId), d.dimensione);
+          if (refusal) throw ApplicationFailure.create({ type: refusal.code, nonRetryable: true, message: `the case's documents are at their limit (${refusal.code})`, details: [refusal.details] });
         }
         const inserted = await trx('onboarding_documents').insert({
           id: d.id, cod_azienda: p.codAzienda, case_id: p.caseId, tipo: d.tipo, riferimento: d.riferimento || 'soggetto', nome_file: d.nome_file,

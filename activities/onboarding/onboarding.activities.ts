@@ -7,11 +7,12 @@ import { signerName, signingDocument } from '../../src/domains/onboarding/onboar
 import { onboardingEsignToken, resumeUrl, sha256Hex, signMagicLink } from '../../src/domains/onboarding/onboarding.tokens';
 import { validateApplication, type ApplicationData } from '../../src/domains/onboarding/onboarding.validation';
 import type {
-  DocumentMeta, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
+  DocumentMeta, OnboardingCeremonyOutcome, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
 import type { OnboardingStatus, WalletStatus } from '../../workflows/onboarding/onboarding.machine';
 import type { ActivityDeps } from '../deps';
 import { messaging, type Messaging } from '../../src/domains/outbox';
+import { recordCeremonyOutcome } from './onboarding-ceremony';
 import { applyEdit } from './onboarding-edit';
 import { eraseCase } from './onboarding-erase';
 import { materialiseCustomer } from './onboarding-materialise';
@@ -116,7 +117,7 @@ export function createOnboardingActivities(deps: ActivityDeps, m: Messaging = me
           countries: row.countries, travelRule, documents, wallets, generatedAt: new Date(),
         });
         if (p.purpose === 'dichiarazioni') {
-          await trx('onboarding_cases').where({ id: p.caseId }).update({ declarations_ceremony_id: ceremonyId, updated_at: new Date() });
+          await trx('onboarding_cases').where({ id: p.caseId }).update({ declarations_ceremony_id: ceremonyId, declarations_stato: 'active', updated_at: new Date() });
         } else {
           await trx('onboarding_cases').where({ id: p.caseId }).update({
             travel_rule_ceremony_id: ceremonyId, travel_rule: json({ ...travelRule, ceremony_id: ceremonyId }), updated_at: new Date(),
@@ -131,6 +132,11 @@ export function createOnboardingActivities(deps: ActivityDeps, m: Messaging = me
           tokenHash: sha256Hex(onboardingEsignToken(config.sessionSecret, ceremonyId)),
         };
       });
+    },
+
+    /** How one of the case's ceremonies ended, as its signal told the workflow: the pages read it from the row. */
+    async recordOnboardingCeremony(p: OnboardingCeremonyOutcome): Promise<void> {
+      await recordCeremonyOutcome(db, p);
     },
 
     /** A resume link and its message, in one transaction; the step's key makes a retry send nothing more. */

@@ -120,4 +120,45 @@ describe('onboarding applicant API: travel rule, submission, erase after submiss
     assert.equal((await env.ownerDb('onboarding_documents').where({ case_id: caseId })).length, 1);
     assert.equal((await c.get(base)).status, 200, 'the applicant keeps the session');
   });
+
+  it('the case and its pages read the ceremony outcome from the case row: a locked declarations ceremony shows a new-link button, which starts a fresh one', async () => {
+    const { client: c, base } = await openCase(env, tenant, { subjectType: 'persona_fisica' });
+    assert.equal((await c.post(`${base}/anagrafe`, personaFisica())).status, 200);
+    assert.equal((await c.upload(`${base}/documents`, { tipo: 'documento_identita' }, { name: 'ci.pdf', type: 'application/pdf', bytes: PDF })).status, 201);
+    assert.equal((await c.post(`${base}/cdd/answers`, await completeCddAnswers(c, base))).status, 200);
+    assert.equal((await c.post(`${base}/countries`, { paesi: [{ paese: 'IT', ruolo: 'sede_operativa' }] })).status, 200);
+    let r = await c.post(`${base}/submit`, {});
+    assert.equal(r.status, 200, r.text);
+    const first = r.body.dichiarazioni.ceremony_id as string;
+    assert.equal(r.body.dichiarazioni.stato, 'active');
+
+    // What the pages show is the row: written there, it is what the applicant sees (no workflow is asked).
+    await env.ownerDb('onboarding_cases').where({ id: r.body.id }).update({ declarations_stato: 'ended' });
+    assert.match((await c.get('/onboarding/stato', { accept: 'text/html' })).text, /Il link di firma è scaduto/);
+    await env.ownerDb('onboarding_cases').where({ id: r.body.id }).update({ declarations_stato: 'active' });
+
+    // Three wrong codes lock the ceremony; it tells the case, whose activity writes the outcome on the row.
+    const token = new URL(r.body.dichiarazioni.signing_path, 'http://x').searchParams.get('token')!;
+    const signer = env.client();
+    await eventually(() => env.ownerDb('esign_ceremonies').where({ id: first }).first(), 'the ceremony row');
+    for (const step of ['terms', 'present']) assert.equal((await signer.post(`/api/v1/esign/ceremony/${first}/${step}`, { token })).status, 200);
+    for (let i = 0; i < 3; i++) await signer.post(`/api/v1/esign/ceremony/${first}/sign`, { token, otp: '000000' });
+    r = await eventually(async () => { const x = await c.get(base); return x.body.dichiarazioni.stato === 'ended' ? x : false; }, 'the ended ceremony');
+    assert.equal(r.body.stato, 'submitted');
+    assert.equal(r.body.dichiarazioni.signing_path, null);
+    const page = await c.get('/onboarding/stato', { accept: 'text/html' });
+    assert.match(page.text, /Il link di firma è scaduto/);
+    assert.match(page.text, /Richiedi un nuovo link di firma/);
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'onboarding_case', entity_id: r.body.id, action: 'onboarding.ceremony' }).first();
+    assert.deepEqual({ ...audit.data, transition_id: undefined }, { transition_id: undefined, ceremony_id: first, purpose: 'dichiarazioni', outcome: 'ended' });
+
+    const again = await c.submitForm('/onboarding/stato/firma', {}, '/onboarding/stato');
+    assert.equal(again.status, 302);
+    const next = again.headers.get('location')!;
+    assert.match(next, /^\/esign\/ceremony\/[0-9a-f-]{36}\?token=/);
+    assert.ok(!next.includes(first), 'a fresh ceremony');
+    r = await c.get(base);
+    assert.equal(r.body.dichiarazioni.stato, 'active');
+    assert.equal(r.body.dichiarazioni.signing_path, next);
+  });
 });

@@ -25,17 +25,19 @@ describe('e-signature ceremony machine', () => {
     const c = checkTransition(esignMachine, { state: 'started', action: 'sign', actor: signer, input: { otp: '1' } });
     assert.equal(c.ok, false);
     assert.ok(!c.ok && c.code === 'INVALID_TRANSITION');
-    assert.deepEqual(!c.ok && c.allowedActions, ['terms', 'expire']);
+    assert.deepEqual(!c.ok && c.allowedActions, ['terms', 'expire', 'cancel']);
     const m = checkTransition(esignMachine, { state: 'presented', action: 'sign', actor: signer, input: {} });
     assert.ok(!m.ok && m.code === 'MISSING_FIELDS');
   });
 
-  it('lets only the system expire or lock, and nothing leaves a final state', () => {
+  it('lets only the system expire, lock or cancel, and nothing leaves a final state', () => {
     assert.ok(!checkTransition(esignMachine, { state: 'presented', action: 'lock', actor: signer }).ok);
+    assert.ok(!checkTransition(esignMachine, { state: 'presented', action: 'cancel', actor: signer }).ok);
+    assert.ok(checkTransition(esignMachine, { state: 'terms_accepted', action: 'cancel', actor: system }).ok);
     assert.ok(!checkTransition(esignMachine, { state: 'started', action: 'terms', actor: staff }).ok);
     assert.ok(checkTransition(esignMachine, { state: 'presented', action: 'expire', actor: system }).ok);
     assert.ok(checkTransition(esignMachine, { state: 'presented', action: 'lock', actor: system }).ok);
-    for (const s of ['signed', 'expired', 'locked'] as const) assert.deepEqual(allowedActions(esignMachine, s, system), []);
+    for (const s of ['signed', 'expired', 'locked', 'cancelled'] as const) assert.deepEqual(allowedActions(esignMachine, s, system), []);
   });
 });
 

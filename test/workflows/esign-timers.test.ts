@@ -107,6 +107,33 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
     });
   });
 
+  it('tells its parent by signal how it ended unsigned: expired, locked or cancelled', async () => {
+    const taskQueue = 'esign-ended';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const parentOf = (id: string) => env.client.workflow.start('esignParentStandIn', { workflowId: `onboarding:ES1:${id}`, taskQueue });
+      const [pExpired, pLocked, pCancelled] = await Promise.all([parentOf('p-exp'), parentOf('p-lock'), parentOf('p-cancel')]);
+      const expiring = await startCeremony(taskQueue, 'e-5', pExpired.workflowId);
+      const locking = await startCeremony(taskQueue, 'e-6', pLocked.workflowId);
+      const cancelling = await startCeremony(taskQueue, 'e-7', pCancelled.workflowId);
+
+      await locking.send('terms');
+      await locking.send('present');
+      for (const otp of ['000000', '000001', '000002']) await locking.send('sign', otp);
+      assert.deepEqual(await pLocked.result(), { codAzienda: 'ES1', ceremonyId: 'e-6', status: 'locked' });
+
+      await cancelling.send('terms');
+      await cancelling.h.cancel();
+      await assert.rejects(cancelling.h.result(), (e: Error) => /cancel/i.test(`${e.message} ${String((e as { cause?: unknown }).cause)}`));
+      assert.deepEqual(await pCancelled.result(), { codAzienda: 'ES1', ceremonyId: 'e-7', status: 'cancelled' });
+      assert.ok(calls.ended.some((e) => e.to === 'cancelled'), 'the row ends as cancelled');
+
+      await env.sleep(25 * HOUR);
+      assert.deepEqual(await pExpired.result(), { codAzienda: 'ES1', ceremonyId: 'e-5', status: 'expired' });
+      assert.equal((await expiring.h.result()).status, 'expired');
+    });
+  });
+
   it('stays signed when the parent workflow does not exist', async () => {
     const taskQueue = 'esign-noparent';
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });

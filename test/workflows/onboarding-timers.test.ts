@@ -11,8 +11,9 @@ import { esignStateQuery, esignTransitionUpdate, esignWorkflowId } from '../../w
 import type { MachineActor } from '../../workflows/lib/machine';
 import {
   createOnboardingUpdate, editOnboardingUpdate, ONBOARDING_WORKFLOW_TYPE, onboardingStateQuery, onboardingTransitionUpdate, onboardingWorkflowId,
-  type OnboardingStep, type OnboardingTransitionArgs, type OnboardingWorkflowInput, type RiskResult,
+  type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState, type RiskResult,
 } from '../../workflows/onboarding/onboarding.contract';
+import { fakeOnboardingActivities, LOW_RISK } from './fixtures/onboarding-fake-activities';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -39,62 +40,15 @@ async function rejection(p: Promise<unknown>): Promise<ApplicationFailure> {
  * The onboarding case's timers and its child workflows on Temporal's time-skipping
  * server, with the production day counts: draft idle expiry, the reminder and expiry of
  * an information request, the declarations ceremony completing the submission, and the
- * four-eyes approval that starts the periodic review. Activities are recorders; the
- * ceremony's code "123456" is the right one.
+ * four-eyes approval that starts the periodic review. Activities are recorders
+ * (fixtures/onboarding-fake-activities.ts).
  */
 describe('onboarding workflow timers and approval (time-skipping server)', function () {
   this.timeout(240_000);
   let env: TestWorkflowEnvironment;
   let risk: RiskResult;
-  const calls = {
-    transitions: [] as { caseId: string; action: string; from: string; to: string; extra: Record<string, unknown> }[],
-    links: [] as { caseId: string; purpose: string }[],
-    notified: [] as { caseId: string; event: string }[],
-    materialised: [] as { caseId: string; firstApprover: string | null; actor: string }[],
-    reviewsDue: [] as string[],
-    purged: [] as string[],
-    outcomes: [] as { caseId: string; outcome: string }[],
-  };
-  const lowRisk: RiskResult = { score: 5, classe: 'basso', fattori: [], pep: false, screeningMatches: 0, walletHits: 0, secondApprovalRequired: false, modello: 'test' };
-  const activities = {
-    // onboarding
-    async createOnboardingProjection() {},
-    async applyOnboardingEdit(p: OnboardingStep & { edit: { kind: string; wallet?: { id: string } } }) {
-      if (p.edit.kind === 'wallet-add') return { wallet: { id: p.edit.wallet!.id, status: 'pending', selfHosted: true, volumeEur: 5000, proof: 'firma_verificata' } };
-      return {};
-    },
-    async validateOnboarding() { return { ok: true, issues: [] }; },
-    async screenOnboardingSubjects() { return { matches: 0, pep: false }; },
-    async screenOnboardingWallets() { return { hits: 0 }; },
-    async scoreOnboardingRisk() { return risk; },
-    async recordOnboardingTransition(p: OnboardingStep & { action: string; from: string; to: string; extra: Record<string, unknown> }) {
-      calls.transitions.push({ caseId: p.caseId, action: p.action, from: p.from, to: p.to, extra: p.extra });
-    },
-    async prepareOnboardingSigning(p: OnboardingStep & { purpose: string }) {
-      return {
-        ceremonyId: randomUUID(), signer: { nome: 'Giulia Verdi', email: 'g@example.test' }, document: { nome: `${p.purpose}.pdf`, contenuto_base64: 'JVBERi0=' },
-        consent: { testo: 'Dichiaro', versione: '1' }, tokenHash: 'h',
-      };
-    },
-    async sendOnboardingLink(p: OnboardingStep & { purpose: string }) { calls.links.push({ caseId: p.caseId, purpose: p.purpose }); },
-    async notifyOnboardingReviewers(p: OnboardingStep & { event: string }) { calls.notified.push({ caseId: p.caseId, event: p.event }); },
-    async recordWalletTransition() {},
-    async materialiseOnboardingCustomer(p: OnboardingStep & { firstApprover: string | null }) {
-      calls.materialised.push({ caseId: p.caseId, firstApprover: p.firstApprover, actor: p.actor.username });
-      return { codAnagrafe: 'ANA-000001', reviewId: `rev-${p.caseId}`, reviewDueAt: new Date(Number(await env.currentTimeMs()) + 365 * DAY).toISOString() };
-    },
-    async eraseOnboardingCase() {},
-    async purgeExpiredDraft(p: OnboardingStep) { calls.purged.push(p.caseId); },
-    async sendOnboardingOutcome(p: OnboardingStep & { outcome: string }) { calls.outcomes.push({ caseId: p.caseId, outcome: p.outcome }); },
-    async markCddReviewDue(p: { reviewId: string }) { calls.reviewsDue.push(p.reviewId); },
-    // e-signature ceremony (the child)
-    async createEsignProjection() {},
-    async acceptEsignTerms() {},
-    async presentEsignDocument() { return { documentSha256: 'f'.repeat(64) }; },
-    async checkEsignOtp(p: { otp: string }) { return p.otp === '123456'; },
-    async completeEsignSignature() { return { documentSha256: 'f'.repeat(64), signedAt: new Date().toISOString() }; },
-    async endEsignCeremony() {},
-  };
+  const { calls, activities } = fakeOnboardingActivities({ now: async () => Number(await env.currentTimeMs()), risk: () => risk });
+  const lowRisk = LOW_RISK;
   const workflowsPath = join(import.meta.dirname, 'fixtures', 'onboarding.workflows.ts');
   const of = (caseId: string) => calls.transitions.filter((t) => t.caseId === caseId).map((t) => `${t.action}:${t.to}`);
 
@@ -164,6 +118,54 @@ describe('onboarding workflow timers and approval (time-skipping server)', funct
         { caseId: c.caseId, action: 'expire', from: 'draft', to: 'expired', extra: { reason: 'draft_idle', days: 30 } },
       ]);
       assert.deepEqual(calls.purged.filter((id) => id === c.caseId), [c.caseId], 'a never-submitted draft is purged when it expires');
+    });
+  });
+
+  it('a run that continued as new keeps the due dates of the one before (draft expiry, reminder, info-request expiry)', async () => {
+    const taskQueue = 'onb-continued';
+    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
+    await worker.runUntil(async () => {
+      const now = Number(await env.currentTimeMs());
+      const iso = (ms: number) => new Date(ms).toISOString();
+      // Polled, never awaited as results: awaiting result() here left the next test's time skipping crawling.
+      const until = async (ok: () => Promise<boolean>) => { for (let i = 0; i < 100 && !(await ok()); i++) await new Promise((r) => setTimeout(r, 50)); };
+      // Started the way continue-as-new starts the next run: the input carries the state.
+      const continued = async (over: Partial<OnboardingWorkflowState>) => {
+        const caseId = randomUUID();
+        const state: OnboardingWorkflowState = {
+          status: 'draft', created: true, subjectType: 'societa', lastEditAt: iso(now), submittedAt: null, submissions: 0, approvedBy: null,
+          secondApprovalRequired: false, risk: null, declarations: null, travelRule: { status: 'none', ceremonyId: null }, wallets: [],
+          infoRequestedAt: null, reminderSent: false, codAnagrafe: null, transitions: 0, ...over,
+        };
+        const h = await env.client.workflow.start(ONBOARDING_WORKFLOW_TYPE, {
+          workflowId: onboardingWorkflowId(AZ, caseId), taskQueue, args: [{ codAzienda: AZ, caseId, settings, state } satisfies OnboardingWorkflowInput],
+        });
+        return { caseId, h, status: async () => (await h.query(onboardingStateQuery)).status };
+      };
+      const asked = { status: 'info_requested' as const, submissions: 1, submittedAt: iso(now - 40 * DAY), transitions: 3 };
+      // Last edited 25 days before: it expires 5 days into the new run, not 30.
+      const draft = await continued({ lastEditAt: iso(now - 25 * DAY) });
+      // Information asked 6 days before: the reminder is due in a day; asked 29 days before and reminded: the expiry is.
+      const toRemind = await continued({ ...asked, infoRequestedAt: iso(now - 6 * DAY), lastEditAt: iso(now - 6 * DAY) });
+      const toExpire = await continued({ ...asked, infoRequestedAt: iso(now - 29 * DAY), lastEditAt: iso(now - 29 * DAY), reminderSent: true });
+      const links = (id: string) => calls.links.filter((l) => l.caseId === id).map((l) => l.purpose);
+
+      await env.sleep(23 * HOUR);
+      assert.deepEqual([links(toRemind.caseId), of(toExpire.caseId), of(draft.caseId)], [[], [], []], 'nothing before its date');
+      await env.sleep(2 * HOUR);
+      await until(async () => links(toRemind.caseId).length > 0 && (await toExpire.status()) === 'expired');
+      assert.deepEqual(links(toRemind.caseId), ['reminder']);
+      assert.equal(await toExpire.status(), 'expired');
+      assert.deepEqual(calls.transitions.find((t) => t.caseId === toExpire.caseId)?.extra, { reason: 'info_request_unanswered', days: 30 });
+      assert.equal(await draft.status(), 'draft');
+      await env.sleep(3 * DAY + 20 * HOUR);
+      assert.equal(await draft.status(), 'draft', '4 days 21 hours into the run');
+      await env.sleep(4 * HOUR);
+      await until(async () => calls.purged.includes(draft.caseId));
+      assert.equal(await draft.status(), 'expired');
+      assert.deepEqual(calls.purged.filter((id) => id === draft.caseId), [draft.caseId]);
+      assert.equal(await toRemind.status(), 'info_requested');
+      await toRemind.h.terminate('test done');
     });
   });
 

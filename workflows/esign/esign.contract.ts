@@ -61,11 +61,23 @@ export interface EsignCompletedSignal {
   signedAt: string;
 }
 
+/** How a ceremony ended unsigned: its 24 h ran out, three wrong codes, or its workflow was cancelled. */
+export interface EsignEndedSignal {
+  codAzienda: string;
+  ceremonyId: string;
+  status: 'expired' | 'locked' | 'cancelled';
+}
+
 export const createCeremonyUpdate = defineUpdate<EsignWorkflowState, [{ actor: MachineActor; data: EsignNewData }]>('createCeremony');
 export const esignTransitionUpdate = defineUpdate<EsignWorkflowState, [EsignTransitionArgs]>('transition');
 export const esignStateQuery = defineQuery<EsignWorkflowState>('state');
 /** Sent to the parent (onboarding, dossier, filing) once the ceremony is signed. */
 export const esignCompletedSignal = defineSignal<[EsignCompletedSignal]>('esignCompleted');
+/**
+ * Sent to the parent when the ceremony ends unsigned. A signal, not the child's result: the
+ * parent may have continued as new since it started the child, and a new run has no handle.
+ */
+export const esignEndedSignal = defineSignal<[EsignEndedSignal]>('esignEnded');
 
 export interface EsignCreation {
   codAzienda: string;

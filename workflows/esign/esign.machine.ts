@@ -1,9 +1,9 @@
 import type { MachineDef } from '../lib/machine';
 
-export const ESIGN_STATES = ['started', 'terms_accepted', 'presented', 'signed', 'expired', 'locked'] as const;
+export const ESIGN_STATES = ['started', 'terms_accepted', 'presented', 'signed', 'expired', 'locked', 'cancelled'] as const;
 export type EsignStatus = (typeof ESIGN_STATES)[number];
 
-export const ESIGN_ACTIONS = ['terms', 'present', 'sign', 'resend', 'expire', 'lock'] as const;
+export const ESIGN_ACTIONS = ['terms', 'present', 'sign', 'resend', 'expire', 'lock', 'cancel'] as const;
 export type EsignAction = (typeof ESIGN_ACTIONS)[number];
 
 /** The signer is a customer without an account: the signing link's token gives this role. */
@@ -16,7 +16,7 @@ export const esignMachine: MachineDef<EsignStatus, EsignAction> = {
   name: 'esign',
   initial: 'started',
   states: ESIGN_STATES,
-  final: ['signed', 'expired', 'locked'],
+  final: ['signed', 'expired', 'locked', 'cancelled'],
   transitions: [
     { action: 'terms', from: ['started'], to: 'terms_accepted', roles: [SIGNER_ROLE] },
     { action: 'present', from: ['terms_accepted'], to: 'presented', roles: [SIGNER_ROLE] },
@@ -25,6 +25,8 @@ export const esignMachine: MachineDef<EsignStatus, EsignAction> = {
     { action: 'resend', from: ['presented'], roles: [SIGNER_ROLE] },
     { action: 'expire', from: ['started', 'terms_accepted', 'presented'], to: 'expired', roles: [SYSTEM_ROLE] },
     { action: 'lock', from: ['presented'], to: 'locked', roles: [SYSTEM_ROLE] },
+    // Its workflow was cancelled (an operator, or a parent that no longer needs it).
+    { action: 'cancel', from: ['started', 'terms_accepted', 'presented'], to: 'cancelled', roles: [SYSTEM_ROLE] },
   ],
 };
 

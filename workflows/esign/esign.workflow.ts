@@ -1,5 +1,6 @@
 import {
-  allHandlersFinished, ApplicationFailure, condition, getExternalWorkflowHandle, proxyActivities, setHandler, upsertSearchAttributes, uuid4,
+  allHandlersFinished, ApplicationFailure, CancellationScope, condition, getExternalWorkflowHandle, isCancellation, patched, proxyActivities, setHandler,
+  upsertSearchAttributes, uuid4,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
@@ -8,8 +9,8 @@ import { createSerialQueue } from '../lib/serial';
 import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
 import {
-  createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId, RESEND_LIMIT, RESEND_TOO_SOON,
-  type EsignNewData, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
+  createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignEndedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId, RESEND_LIMIT, RESEND_TOO_SOON,
+  type EsignEndedSignal, type EsignNewData, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
 } from './esign.contract';
 import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, SYSTEM_ROLE } from './esign.machine';
 
@@ -19,6 +20,12 @@ const acts = proxyActivities<ReturnType<typeof createEsignActivities>>({
 });
 
 const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [SYSTEM_ROLE] };
+
+/**
+ * Versioning marker: a ceremony that ends unsigned tells its parent by signal (recorded
+ * histories from before it expired or locked without one). See docs/architecture.md, Versioning.
+ */
+const ENDED_SIGNAL_PATCH = 'esign-ended-signal';
 
 /**
  * One durable workflow per signing ceremony. The machine decides every step in the
@@ -44,6 +51,23 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     { key: RecordStatus, value: state.status },
   ]);
   const moveTo = (to: EsignWorkflowState['status']) => { state.status = to; state.transitions++; publishStatus(); };
+
+  /** The parent learns how its ceremony ended; it may be gone (finished, erased): the ceremony's own end stands regardless. */
+  const tellParent = async (send: (parent: ReturnType<typeof getExternalWorkflowHandle>) => Promise<void>) => {
+    if (!input.parentWorkflowId) return;
+    try {
+      await send(getExternalWorkflowHandle(input.parentWorkflowId));
+    } catch {
+      // Nothing to tell: see above.
+    }
+  };
+  /** Ends the ceremony unsigned (row and audit first, then the state) and tells the parent. */
+  const endUnsigned = async (to: EsignEndedSignal['status']) => {
+    await acts.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to, from: state.status });
+    moveTo(to);
+    // Checked where it first matters: a ceremony that ended before the patch replays without the signal.
+    if (patched(ENDED_SIGNAL_PATCH)) await tellParent((p) => p.signal(esignEndedSignal, { ...base, status: to }));
+  };
 
   setHandler(esignStateQuery, () => state);
 
@@ -72,22 +96,13 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
     if (!ok) {
       state.otpFailures++;
       state.lastOtp = 'wrong';
-      if (state.otpFailures >= MAX_OTP_ATTEMPTS) {
-        await acts.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to: 'locked', from: state.status });
-        moveTo('locked');
-      }
+      if (state.otpFailures >= MAX_OTP_ATTEMPTS) await endUnsigned('locked');
       return;
     }
     state.lastOtp = 'ok';
     const signed = await acts.completeEsignSignature({ ...base, transitionId: uuid4(), actor: args.actor, client: args.client });
     moveTo('signed');
-    if (input.parentWorkflowId) {
-      try {
-        await getExternalWorkflowHandle(input.parentWorkflowId).signal(esignCompletedSignal, { ...base, ...signed });
-      } catch {
-        // The parent may be gone (finished, cancelled): the ceremony stays signed regardless.
-      }
-    }
+    await tellParent((p) => p.signal(esignCompletedSignal, { ...base, ...signed }));
   };
 
   /**
@@ -140,15 +155,19 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
 
 
   const done = () => isFinal(esignMachine, state.status);
-  const r = await waitForDeadline(input.expiresAt, done);
-  if (r === 'expired') {
-    // Serialised with the updates: a signature already in flight wins over the timer.
-    await serial(async () => {
-      if (done()) return;
-      await acts.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to: 'expired', from: state.status });
-      moveTo('expired');
-    });
+  // Serialised with the updates: a signature already in flight wins over the timer or the cancellation.
+  const endIfOpen = (to: EsignEndedSignal['status']) => serial(async () => { if (!done()) await endUnsigned(to); });
+  try {
+    const r = await waitForDeadline(input.expiresAt, done);
+    if (r === 'expired') await endIfOpen('expired');
+    await condition(allHandlersFinished);
+  } catch (err) {
+    // Cancelled (from the Web UI, or by a parent): the row and the parent learn it, then the workflow ends as cancelled;
+    // a ceremony that had already ended keeps its end.
+    if (!isCancellation(err) || !patched(ENDED_SIGNAL_PATCH)) throw err;
+    const open = !done();
+    await CancellationScope.nonCancellable(() => endIfOpen('cancelled'));
+    if (open) throw err;
   }
-  await condition(allHandlersFinished);
   return state;
 }

@@ -24,6 +24,8 @@ export interface OnboardingWorkflowInput {
   codAzienda: string;
   caseId: string;
   settings: OnboardingSettings;
+  /** Set when the workflow continues as new: the whole state of the run before (timers are derived from its dates). */
+  state?: OnboardingWorkflowState;
 }
 
 export interface OnboardingNewData {
@@ -128,6 +130,12 @@ export const ONBOARDING_FAILURES = {
   proofRequired: 'PROOF_OF_CONTROL_REQUIRED',
   notFound: 'ONBOARDING_NOT_FOUND',
   conflict: 'ONBOARDING_CONFLICT',
+  /** The case already holds the most documents its tenant allows (onboarding.max_documents). */
+  tooManyDocuments: 'TOO_MANY_DOCUMENTS',
+  /** The case's documents would exceed the tenant's total size (onboarding.max_documents_mb). */
+  documentsTooLarge: 'DOCUMENTS_TOO_LARGE',
+  /** An activity failed for another reason (database down, bad data): nothing changed, the caller may retry. */
+  projectionFailed: 'PROJECTION_FAILED',
 } as const;
 
 /** Activity payloads. */
@@ -137,6 +145,13 @@ export interface OnboardingStep {
   /** Idempotency key, recorded in the audit event. */
   transitionId: string;
   actor: MachineActor;
+}
+
+/** How one of the case's signing ceremonies ended, as its signal told the case. */
+export interface OnboardingCeremonyOutcome extends OnboardingStep {
+  ceremonyId: string;
+  purpose: 'dichiarazioni' | 'travel_rule';
+  outcome: 'signed' | 'ended';
 }
 
 export interface ValidationIssue { path: string; message: string; step: number }

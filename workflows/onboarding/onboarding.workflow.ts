@@ -1,24 +1,27 @@
 import {
-  allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, patched, proxyActivities, setHandler, startChild, upsertSearchAttributes, uuid4,
-  type ChildWorkflowHandle,
+  ActivityFailure, allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, continueAsNew, log, patched, proxyActivities, setHandler,
+  startChild, upsertSearchAttributes, uuid4, workflowInfo, type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
-import { CEREMONY_TTL_MS, esignCompletedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
+import { CEREMONY_TTL_MS, esignCompletedSignal, esignEndedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
-import { addDays } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
 import {
   createOnboardingUpdate, editOnboardingUpdate, ONBOARDING_FAILURES, ONBOARDING_RECORD_TYPE, onboardingStateQuery, onboardingTransitionUpdate,
-  onboardingWorkflowId, type OnboardingEdit, type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState,
+  onboardingWorkflowId, type CeremonyRef, type OnboardingEdit, type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState,
 } from './onboarding.contract';
-import { EDITABLE_STATES, ONBOARDING_SYSTEM_ROLE, onboardingMachine, walletMachine, type OnboardingStatus } from './onboarding.machine';
+import { ONBOARDING_SYSTEM_ROLE, onboardingMachine, walletMachine, type OnboardingStatus } from './onboarding.machine';
+import { onboardingTimers } from './onboarding.timers';
 
 const acts = proxyActivities<ReturnType<typeof createOnboardingActivities>>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [ONBOARDING_FAILURES.notFound, ONBOARDING_FAILURES.conflict] },
+  retry: {
+    initialInterval: '1 second', maximumInterval: '1 minute',
+    nonRetryableErrorTypes: [ONBOARDING_FAILURES.notFound, ONBOARDING_FAILURES.conflict, ONBOARDING_FAILURES.tooManyDocuments, ONBOARDING_FAILURES.documentsTooLarge],
+  },
 });
 
 const esignActs = proxyActivities<EsignActivities>({
@@ -28,31 +31,56 @@ const esignActs = proxyActivities<EsignActivities>({
 
 /** Versioning marker: the applicant is told the decision (see docs/architecture.md, Versioning). */
 const APPLICANT_OUTCOME_PATCH = 'applicant-outcome-message';
+/**
+ * Versioning marker, decided once on a run's first task: the state moves only after its
+ * projection was written, ceremonies report their end by signal, and the run continues as
+ * new when Temporal suggests it. Runs started before it keep the old order for their life.
+ */
+const PROJECTION_FIRST_PATCH = 'projection-first';
+/** Versioning marker: runs from before PROJECTION_FIRST_PATCH also write a ceremony's outcome on the row, from the first one after it. */
+const CEREMONY_ROW_PATCH = 'ceremony-outcome-row';
 
 const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [ONBOARDING_SYSTEM_ROLE] };
 const fail = (type: string, message: string, details?: unknown) =>
   ApplicationFailure.create({ type, message, nonRetryable: true, details: details === undefined ? [] : [details] });
+/** Refusals the API answers on their own; any other activity failure becomes PROJECTION_FAILED. */
+const KNOWN_REFUSALS = new Set<string>([...Object.values(ONBOARDING_FAILURES), 'INVALID_TRANSITION', 'FORBIDDEN', 'FOUR_EYES_REQUIRED', 'MISSING_FIELDS']);
+
+const initialState = (): OnboardingWorkflowState => ({
+  status: onboardingMachine.initial, created: false, subjectType: null, lastEditAt: new Date().toISOString(), submittedAt: null, submissions: 0,
+  approvedBy: null, secondApprovalRequired: false, risk: null, declarations: null, travelRule: { status: 'none', ceremonyId: null },
+  wallets: [], infoRequestedAt: null, reminderSent: false, codAnagrafe: null, transitions: 0,
+});
 
 /**
  * One durable workflow per onboarding case. The applicant's edits and the reviewers'
- * decisions arrive as updates, checked by the machine in the validator; activities
- * write the rows with their audit events. Submission runs validation, screening and the
- * risk score as activities, then starts the declarations signing ceremony as a child:
- * its signature completes the submission. Timers: idle draft expiry, and the reminder
- * and expiry of an information request.
+ * decisions arrive as updates, checked by the machine in the validator and again in the
+ * serial queue; activities write the rows with their audit events, and only then does the
+ * state move. Submission runs validation, screening and the risk score as activities, then
+ * starts the declarations signing ceremony as a child: its signal (signed, or ended
+ * unsigned) reaches whichever run is current. Timers: idle draft expiry, and the reminder
+ * and expiry of an information request. Continues as new when suggested, carrying its state.
  */
 export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Promise<OnboardingWorkflowState> {
-  const state: OnboardingWorkflowState = {
-    status: onboardingMachine.initial, created: false, subjectType: null, lastEditAt: new Date().toISOString(), submittedAt: null, submissions: 0,
-    approvedBy: null, secondApprovalRequired: false, risk: null, declarations: null, travelRule: { status: 'none', ceremonyId: null },
-    wallets: [], infoRequestedAt: null, reminderSent: false, codAnagrafe: null, transitions: 0,
-  };
+  const state: OnboardingWorkflowState = input.state ?? initialState();
+  const projectionFirst = patched(PROJECTION_FIRST_PATCH);
   const serial = createSerialQueue();
   const wfId = onboardingWorkflowId(input.codAzienda, input.caseId);
   const step = (actor: MachineActor) => ({ codAzienda: input.codAzienda, caseId: input.caseId, transitionId: uuid4(), actor });
-  const record = () => ({ approved_by: state.approvedBy });
-  const check = (action: string, actor: MachineActor, args: Record<string, unknown> = {}) =>
-    checkTransition(onboardingMachine, { state: state.status, action, actor, record: record(), input: args });
+  /** While a transition's projection is being written: where it is going (a validator may accept what is valid there). */
+  let pending: Pick<OnboardingWorkflowState, 'status' | 'approvedBy'> | null = null;
+  const checkIn = (s: Pick<OnboardingWorkflowState, 'status' | 'approvedBy'>, action: string, actor: MachineActor, args: Record<string, unknown>) =>
+    checkTransition(onboardingMachine, { state: s.status, action, actor, record: { approved_by: s.approvedBy }, input: args });
+  const check = (action: string, actor: MachineActor, args: Record<string, unknown> = {}) => checkIn(state, action, actor, args);
+  /**
+   * The validators' check. A caller who already reads the new row (written, the state not
+   * yet moved) is checked against where the state is going, so it never gets a stale 409;
+   * the handler checks again against the state itself, in the serial queue.
+   */
+  const admissible = (action: string, actor: MachineActor, args: Record<string, unknown> = {}) => {
+    const now = check(action, actor, args);
+    return now.ok || !pending ? now : checkIn({ ...state, ...pending }, action, actor, args);
+  };
 
   const publishStatus = () => upsertSearchAttributes([
     { key: CodAzienda, value: input.codAzienda },
@@ -60,15 +88,40 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     { key: RecordId, value: input.caseId },
     { key: RecordStatus, value: state.status },
   ]);
-  // The state moves before its projection is written: an update that arrives meanwhile is
-  // validated against the new state and, being serialised, runs after the row is written.
-  // (The other order lets a caller who already sees the new row get a stale 409.)
-  const moveTo = async (action: string, to: OnboardingStatus, actor: MachineActor, extra: Record<string, unknown> = {}) => {
+  if (input.state) publishStatus();
+
+  /** A handler's work; an activity failure that is not a refusal the API knows says the step did not happen. */
+  const guarded = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      const cause = err.cause;
+      if (cause instanceof ApplicationFailure && cause.type && KNOWN_REFUSALS.has(cause.type)) throw err;
+      throw ApplicationFailure.create({
+        type: ONBOARDING_FAILURES.projectionFailed, nonRetryable: true, cause: err, details: [{ action, state: state.status }],
+        message: `${action} could not be recorded (${cause?.message ?? err.message}): the case stays ${state.status}`,
+      });
+    }
+  };
+
+  /** Writes the transition (row and audit event), then moves the state with the other fields it changes. */
+  const moveTo = async (action: string, to: OnboardingStatus, actor: MachineActor, extra: Record<string, unknown> = {}, changes: Partial<OnboardingWorkflowState> = {}) => {
     const from = state.status;
-    state.status = to;
-    state.transitions++;
-    publishStatus();
-    await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
+    const commit = () => { Object.assign(state, changes); state.status = to; state.transitions++; publishStatus(); };
+    if (!projectionFirst) {
+      // A run from before the patch moved first: the same order keeps its history replaying.
+      commit();
+      await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
+      return;
+    }
+    pending = { status: to, approvedBy: changes.approvedBy !== undefined ? changes.approvedBy : state.approvedBy };
+    try {
+      await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
+    } finally {
+      pending = null;
+    }
+    commit();
   };
 
   /** Starts a signing ceremony as a child; the applicant reaches it from the wizard (no token crosses history). */
@@ -86,25 +139,28 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
       // The ceremony is its own record: it outlives the case's workflow if that ends first.
       parentClosePolicy: ParentClosePolicy.ABANDON,
     });
-    // A ceremony that ends unsigned (24 h, or 3 wrong codes) frees the way to a new one.
-    void child.result().then((r) => {
-      if (r.status === 'signed') return;
-      if (state.declarations?.ceremonyId === doc.ceremonyId) state.declarations.status = 'ended';
-      if (state.travelRule.ceremonyId === doc.ceremonyId && state.travelRule.status === 'signing') state.travelRule = { status: 'none', ceremonyId: null };
-    }, () => undefined);
+    if (!projectionFirst) {
+      // Runs from before the patch watch the child's result (a new run could not: the ceremony signals instead).
+      void child.result().then((r) => { if (r.status !== 'signed') endedInMemory(doc.ceremonyId); }, () => undefined);
+    }
     return doc.ceremonyId;
+  };
+  /** A ceremony that ends unsigned (24 h, 3 wrong codes, cancelled) frees the way to a new one. */
+  const endedInMemory = (ceremonyId: string) => {
+    if (state.declarations?.ceremonyId === ceremonyId) state.declarations.status = 'ended';
+    if (state.travelRule.ceremonyId === ceremonyId && state.travelRule.status === 'signing') state.travelRule = { status: 'none', ceremonyId: null };
   };
 
   setHandler(onboardingStateQuery, () => state);
 
-  setHandler(createOnboardingUpdate, (args) => serial(async () => {
+  setHandler(createOnboardingUpdate, (args) => serial(() => guarded('create', async () => {
     if (state.created) return state;
     await acts.createOnboardingProjection({ ...step(args.actor), data: args.data, workflowId: wfId });
     state.created = true;
     state.subjectType = args.data.subjectType ?? null;
     publishStatus();
     return state;
-  }));
+  })));
 
   const applyEdit = async (edit: OnboardingEdit, actor: MachineActor): Promise<string | null> => {
     switch (edit.kind) {
@@ -113,7 +169,14 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
           throw fail(ONBOARDING_FAILURES.conflict, 'the travel-rule declaration is already being signed: reset it first', { travel_rule: state.travelRule.status });
         }
         await acts.applyOnboardingEdit({ ...step(actor), edit });
-        const ceremonyId = await startCeremony('travel_rule', actor);
+        let ceremonyId: string;
+        try {
+          ceremonyId = await startCeremony('travel_rule', actor);
+        } catch (err) {
+          // The row says "being signed" but no ceremony started: it goes back to none, as the state stays.
+          if (projectionFirst) await acts.applyOnboardingEdit({ ...step(actor), edit: { kind: 'travel-rule-reset' } }).catch(() => undefined);
+          throw err;
+        }
         state.travelRule = { status: 'signing', ceremonyId };
         return ceremonyId;
       }
@@ -147,16 +210,16 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     }
   };
 
-  setHandler(editOnboardingUpdate, (args) => serial(async () => {
+  setHandler(editOnboardingUpdate, (args) => serial(() => guarded('edit', async () => {
     const c = check('edit', args.actor);
     if (!c.ok) throw transitionFailure(c);
     const ceremonyId = await applyEdit(args.edit, args.actor);
     state.lastEditAt = new Date().toISOString();
     return { state, ceremonyId };
-  }), {
+  })), {
     validator: (args) => {
       if (!state.created) throw fail(ONBOARDING_FAILURES.notFound, 'case not created yet');
-      const c = check('edit', args.actor);
+      const c = admissible('edit', args.actor);
       if (!c.ok) throw transitionFailure(c);
     },
   });
@@ -167,12 +230,11 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     await acts.screenOnboardingSubjects(step(actor));
     await acts.screenOnboardingWallets(step(actor));
     const risk = await acts.scoreOnboardingRisk(step(actor));
-    state.risk = { score: risk.score, classe: risk.classe };
-    state.secondApprovalRequired = risk.secondApprovalRequired;
-    state.submittedAt = new Date().toISOString();
-    state.submissions++;
-    state.approvedBy = null;
-    await moveTo('submit', 'submitted', actor, { risk_score: risk.score, risk_classe: risk.classe, submission: state.submissions });
+    const submissions = state.submissions + 1;
+    await moveTo('submit', 'submitted', actor, { risk_score: risk.score, risk_classe: risk.classe, submission: submissions }, {
+      risk: { score: risk.score, classe: risk.classe }, secondApprovalRequired: risk.secondApprovalRequired,
+      submittedAt: new Date().toISOString(), submissions, approvedBy: null,
+    });
     state.declarations = { ceremonyId: await startCeremony('dichiarazioni', actor), status: 'active' };
   };
 
@@ -208,18 +270,16 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
   };
 
   const approve = async (args: OnboardingTransitionArgs) => {
-    const pending = state.wallets.filter((w) => w.status === 'pending').map((w) => w.id);
-    if (pending.length) throw fail(ONBOARDING_FAILURES.walletsPending, 'every wallet must be verified or revoked before approval', { wallet_ids: pending });
+    const pendingWallets = state.wallets.filter((w) => w.status === 'pending').map((w) => w.id);
+    if (pendingWallets.length) throw fail(ONBOARDING_FAILURES.walletsPending, 'every wallet must be verified or revoked before approval', { wallet_ids: pendingWallets });
     if (args.action === 'approve' && state.secondApprovalRequired) {
-      state.approvedBy = args.actor.id;
-      await moveTo('approve', 'pending_second_approval', args.actor, { note: args.input?.note ?? null, first_approver: args.actor.username });
+      await moveTo('approve', 'pending_second_approval', args.actor, { note: args.input?.note ?? null, first_approver: args.actor.username }, { approvedBy: args.actor.id });
       await acts.notifyOnboardingReviewers({ ...step(args.actor), event: 'pending_second_approval' });
       return;
     }
-    if (args.action === 'approve') state.approvedBy = args.actor.id;
-    const made = await acts.materialiseOnboardingCustomer({ ...step(args.actor), firstApprover: state.approvedBy });
-    state.codAnagrafe = made.codAnagrafe;
-    await moveTo(args.action, 'approved', args.actor, { note: args.input?.note ?? null, cod_anagrafe: made.codAnagrafe });
+    const firstApprover = args.action === 'approve' ? args.actor.id : state.approvedBy;
+    const made = await acts.materialiseOnboardingCustomer({ ...step(args.actor), firstApprover });
+    await moveTo(args.action, 'approved', args.actor, { note: args.input?.note ?? null, cod_anagrafe: made.codAnagrafe }, { approvedBy: firstApprover, codAnagrafe: made.codAnagrafe });
     const review: CddReviewInput = { codAzienda: input.codAzienda, codAnagrafe: made.codAnagrafe, reviewId: made.reviewId, dueAt: made.reviewDueAt };
     await startChild('cddReviewWorkflow', {
       workflowId: cddReviewWorkflowId(input.codAzienda, made.reviewId), args: [review], parentClosePolicy: ParentClosePolicy.ABANDON,
@@ -228,7 +288,19 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     if (patched(APPLICANT_OUTCOME_PATCH)) await acts.sendOnboardingOutcome({ ...step(args.actor), outcome: 'approved' });
   };
 
-  setHandler(onboardingTransitionUpdate, (args) => serial(async () => {
+  const requestInfo = async (args: OnboardingTransitionArgs) => {
+    const asked = () => { const at = new Date().toISOString(); return { infoRequestedAt: at, reminderSent: false, lastEditAt: at }; };
+    if (projectionFirst) {
+      await moveTo('request-info', 'info_requested', args.actor, { message: args.input?.message }, asked());
+    } else {
+      // Before the patch these followed the move: the timers read them, so the order stays for those runs.
+      await moveTo('request-info', 'info_requested', args.actor, { message: args.input?.message });
+      Object.assign(state, asked());
+    }
+    await acts.sendOnboardingLink({ ...step(args.actor), purpose: 'info_request' });
+  };
+
+  setHandler(onboardingTransitionUpdate, (args) => serial(() => guarded(args.action, async () => {
     const c = check(args.action, args.actor, { ...args.input });
     if (!c.ok) throw transitionFailure(c);
     switch (args.action) {
@@ -236,13 +308,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
       case 'complete-submission': await completeSubmission(args.actor); break;
       case 'approve': case 'complete-approval': await approve(args); break;
       case 'wallet-verify': case 'wallet-revoke': await walletAction(args); break;
-      case 'request-info':
-        await moveTo('request-info', 'info_requested', args.actor, { message: args.input?.message });
-        state.infoRequestedAt = new Date().toISOString();
-        state.reminderSent = false;
-        state.lastEditAt = state.infoRequestedAt;
-        await acts.sendOnboardingLink({ ...step(args.actor), purpose: 'info_request' });
-        break;
+      case 'request-info': await requestInfo(args); break;
       case 'reject':
         await moveTo('reject', 'rejected', args.actor, { reason: args.input?.reason });
         if (patched(APPLICANT_OUTCOME_PATCH)) await acts.sendOnboardingOutcome({ ...step(args.actor), outcome: 'rejected' });
@@ -255,69 +321,62 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         break;
     }
     return state;
-  }), {
+  })), {
     validator: (args) => {
       if (!state.created) throw fail(ONBOARDING_FAILURES.notFound, 'case not created yet');
-      const c = check(args.action, args.actor, { ...args.input });
+      const c = admissible(args.action, args.actor, { ...args.input });
       if (!c.ok) throw transitionFailure(c);
     },
   });
 
+  /**
+   * A ceremony of the case ended (signed, or unsigned). Its outcome is written on the case's
+   * row first, then the state follows; a signature of the declarations completes the
+   * submission. A ceremony replaced since, or a repeated signal, changes nothing.
+   */
+  const ceremonyOutcome = (ceremonyId: string, outcome: Exclude<CeremonyRef['status'], 'active'>) => serial(async () => {
+    const declarations = state.declarations?.ceremonyId === ceremonyId && state.declarations.status === 'active';
+    const travelRule = state.travelRule.ceremonyId === ceremonyId && state.travelRule.status === 'signing';
+    if (!declarations && !travelRule) return;
+    await acts.recordOnboardingCeremony({ ...step(SYSTEM), ceremonyId, purpose: declarations ? 'dichiarazioni' : 'travel_rule', outcome });
+    if (declarations) state.declarations = { ceremonyId, status: outcome };
+    else state.travelRule = outcome === 'signed' ? { status: 'signed', ceremonyId } : { status: 'none', ceremonyId: null };
+    if (declarations && outcome === 'signed' && state.status === 'submitted') await completeSubmission(SYSTEM);
+  }).catch((err: unknown) => log.warn('ceremony outcome not applied', { ceremonyId, outcome, error: String(err) }));
+
+  /** Runs from before the patch keep their in-memory handling, and write the outcome on the row for the pages. */
+  const legacyRow = (ceremonyId: string, outcome: 'signed' | 'ended') => {
+    const purpose = state.declarations?.ceremonyId === ceremonyId ? 'dichiarazioni' : state.travelRule.ceremonyId === ceremonyId ? 'travel_rule' : null;
+    if (!purpose || !patched(CEREMONY_ROW_PATCH)) return;
+    void serial(() => acts.recordOnboardingCeremony({ ...step(SYSTEM), ceremonyId, purpose, outcome })).catch(() => undefined);
+  };
+
   setHandler(esignCompletedSignal, (s) => {
+    if (projectionFirst) return ceremonyOutcome(s.ceremonyId, 'signed');
+    legacyRow(s.ceremonyId, 'signed');
     if (state.travelRule.ceremonyId === s.ceremonyId && state.travelRule.status === 'signing') state.travelRule.status = 'signed';
     if (state.declarations?.ceremonyId === s.ceremonyId) {
       state.declarations.status = 'signed';
       // The signature completes the submission (serialised with the updates).
       void serial(async () => { if (state.status === 'submitted') await completeSubmission(SYSTEM); }).catch(() => undefined);
     }
+    return undefined;
+  });
+  setHandler(esignEndedSignal, (s) => {
+    if (projectionFirst) return ceremonyOutcome(s.ceremonyId, 'ended');
+    legacyRow(s.ceremonyId, 'ended');
+    endedInMemory(s.ceremonyId);
+    return undefined;
   });
 
-  await timers(input, state, serial, {
+  const mustContinue = () => projectionFirst && workflowInfo().continueAsNewSuggested;
+  await onboardingTimers(input.settings, state, serial, {
     expire: (extra) => moveTo('expire', 'expired', SYSTEM, extra),
     purge: () => acts.purgeExpiredDraft(step(SYSTEM)),
     remind: () => acts.sendOnboardingLink({ ...step(SYSTEM), purpose: 'reminder' }),
-  });
+  }, mustContinue);
+  // In-flight updates and signals finish (and answer their callers) before the run completes or continues.
   await condition(allHandlersFinished);
+  if (!isFinal(onboardingMachine, state.status) && mustContinue()) await continueAsNew<typeof onboardingCaseWorkflow>({ ...input, state });
   return state;
-}
-
-/**
- * The process timers. Each waits on an absolute due date derived from the state, and
- * starts over whenever the applicant edits or the status moves.
- */
-async function timers(
-  input: OnboardingWorkflowInput, state: OnboardingWorkflowState, serial: ReturnType<typeof createSerialQueue>,
-  on: { expire: (extra: Record<string, unknown>) => Promise<void>; purge: () => Promise<void>; remind: () => Promise<void> },
-) {
-  const s = input.settings;
-  while (!isFinal(onboardingMachine, state.status)) {
-    const seen = { status: state.status, edit: state.lastEditAt, transitions: state.transitions };
-    const changed = () => state.status !== seen.status || state.lastEditAt !== seen.edit || state.transitions !== seen.transitions;
-    let due: Date | null = null;
-    let onDue: (() => Promise<void>) | null = null;
-    if (state.status === 'draft') {
-      due = addDays(new Date(state.lastEditAt), s.draftIdleDays);
-      // Never submitted: nothing obliges keeping what was typed, so it goes with the expiry.
-      onDue = async () => { await on.expire({ reason: 'draft_idle', days: s.draftIdleDays }); await on.purge(); };
-    } else if (state.status === 'info_requested' && state.infoRequestedAt) {
-      const asked = new Date(state.infoRequestedAt);
-      if (!state.reminderSent) {
-        due = addDays(asked, s.infoReminderDays);
-        onDue = async () => { await on.remind(); state.reminderSent = true; };
-      } else {
-        due = addDays(asked, s.infoExpiryDays);
-        // Submitted once: the data are CDD records under the AML retention, and stay.
-        onDue = () => on.expire({ reason: 'info_request_unanswered', days: s.infoExpiryDays });
-      }
-    }
-    if (!due || !onDue) {
-      await condition(changed);
-      continue;
-    }
-    const remaining = due.getTime() - Date.now();
-    if (remaining > 0 && (await condition(changed, remaining))) continue;
-    const fire = onDue;
-    // Serialised with the updates: an edit or submit already in flight wins over the timer.
-    await serial(async () => { if (!changed() && EDITABLE_STATES.includes(state.status)) await fire(); });
-  }
 }

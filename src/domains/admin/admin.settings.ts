@@ -32,6 +32,8 @@ export const SETTINGS_CATALOGUE = {
   'onboarding.info_expiry_days': { ...int(1, 365), default: 30, descrizione: 'Giorni dopo una richiesta di integrazione senza risposta entro cui la pratica scade', gruppo: 'Onboarding' },
   'onboarding.link_ttl_hours': { ...int(1, 720), default: 72, descrizione: 'Ore di validità di un link di ripresa inviato al cliente', gruppo: 'Onboarding' },
   'onboarding.pubblico': { ...bool(), default: true, descrizione: 'Il modulo pubblico di onboarding accetta nuove pratiche', gruppo: 'Onboarding' },
+  'onboarding.max_documents': { ...int(1, 500), default: 30, descrizione: 'Numero massimo di documenti che il cliente può caricare in una pratica di onboarding', gruppo: 'Onboarding' },
+  'onboarding.max_documents_mb': { ...int(1, 10240), default: 100, descrizione: 'Dimensione totale massima, in MB, dei documenti caricati in una pratica di onboarding', gruppo: 'Onboarding' },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof SETTINGS_CATALOGUE;

@@ -7,7 +7,7 @@ import { ceremonyByToken, ceremonyView, resolveCeremony, signerStep } from './es
 import { SIGNER } from '../../kit/access';
 
 const STATO_LABELS: Record<string, string> = {
-  started: 'Da iniziare', terms_accepted: 'Condizioni accettate', presented: 'In attesa del codice', signed: 'Firmato', expired: 'Scaduto', locked: 'Bloccato',
+  started: 'Da iniziare', terms_accepted: 'Condizioni accettate', presented: 'In attesa del codice', signed: 'Firmato', expired: 'Scaduto', locked: 'Bloccato', cancelled: 'Annullato',
 };
 const FLASH: Record<EsignTransitionArgs['action'], string> = {
   terms: 'Condizioni accettate.', present: 'Ti abbiamo inviato un codice di 6 cifre: inseriscilo per firmare.', sign: 'Documento firmato. Puoi scaricare la ricevuta.',

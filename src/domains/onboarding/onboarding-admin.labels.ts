@@ -75,7 +75,7 @@ export const CONTROLLO_LABELS: Record<string, string> = {
 export const TRAVEL_RULE_LABELS: Record<string, string> = { none: 'Non resa', signing: 'In firma', signed: 'Firmata', completed: 'Completata' };
 
 export const CERIMONIA_LABELS: Record<string, string> = {
-  started: 'Avviata', terms_accepted: 'Condizioni accettate', presented: 'Documento presentato', signed: 'Firmata', expired: 'Scaduta', locked: 'Bloccata',
+  started: 'Avviata', terms_accepted: 'Condizioni accettate', presented: 'Documento presentato', signed: 'Firmata', expired: 'Scaduta', locked: 'Bloccata', cancelled: 'Annullata',
 };
 export const CERIMONIA_SCOPO_LABELS: Record<string, string> = { dichiarazioni: 'Dichiarazioni del cliente', travel_rule: 'Dichiarazione travel rule' };
 
@@ -113,6 +113,7 @@ export const EVENTO_LABELS: Record<string, string> = {
   'onboarding.screen-wallets': 'Screening dei wallet',
   'onboarding.risk': 'Rischio calcolato',
   'onboarding.signing': 'Cerimonia di firma preparata',
+  'onboarding.ceremony': 'Esito della cerimonia di firma',
   'onboarding.link': 'Messaggio al cliente',
   'onboarding.link-issued': 'Link per il cliente generato dal personale',
   'onboarding.link-used': 'Pratica riaperta dal cliente con un link',
@@ -135,6 +136,7 @@ export const EVENTO_LABELS: Record<string, string> = {
   'esign.sign': 'Documento firmato',
   'esign.expire': 'Cerimonia di firma scaduta',
   'esign.lock': 'Cerimonia di firma bloccata',
+  'esign.cancel': 'Cerimonia di firma annullata',
 };
 
 /** An applicant's edit, by its kind. */

@@ -316,13 +316,14 @@ export function timelineView(events: TimelineEvent[]) {
     if (e.action === 'onboarding.screen-wallets') lines.push(`Wallet controllati: ${str(d.wallets)}; in lista: ${str(d.hits)}`);
     if (e.action === 'onboarding.risk') lines.push(`Punteggio ${str(d.score)}, rischio ${RISCHIO_LABELS[str(d.classe)] ?? str(d.classe)}${d.second_approval_required ? '; servono due approvazioni' : ''}`);
     if (e.action === 'onboarding.signing') lines.push(CERIMONIA_SCOPO_LABELS[str(d.purpose)] ?? str(d.purpose));
+    if (e.action === 'onboarding.ceremony') lines.push(`${CERIMONIA_SCOPO_LABELS[str(d.purpose)] ?? str(d.purpose)}: ${d.outcome === 'signed' ? 'firmata' : 'conclusa senza firma'}`);
     if (e.action === 'onboarding.link') lines.push(LINK_LABELS[str(d.purpose)] ?? str(d.purpose));
     if (e.action === 'onboarding.materialise') lines.push(`Codice anagrafe ${str(d.cod_anagrafe)}${d.cod_rapporto ? `, rapporto ${str(d.cod_rapporto)}` : ''}`);
     if (e.action === 'onboarding.document.download') lines.push(DOCUMENTO_LABELS[str(d.tipo)] ?? str(d.tipo));
     // A ceremony's and a wallet's own states are already in the title.
     if (typeof d.to === 'string' && d.from !== d.to && e.entity_type === 'onboarding_case') lines.push(`Nuovo stato: ${STATO_LABELS[d.to as OnboardingStatus] ?? d.to}`);
     for (const k of ['reason', 'message', 'note']) if (typeof d[k] === 'string' && d[k]) lines.push(String(d[k]));
-    const tone = /reject|revoke|expire|erase|otp-failed|lock/.test(e.action) ? 'red' : /approv|verify|materialise|sign$/.test(e.action) ? 'green'
+    const tone = /reject|revoke|expire|erase|otp-failed|lock|cancel/.test(e.action) ? 'red' : /approv|verify|materialise|sign$/.test(e.action) ? 'green'
       : e.action.startsWith('esign.') ? 'cyan' : e.action === 'onboarding.edit' || e.action === 'onboarding.document.download' ? 'secondary' : 'blue';
     return { at: e.occurred_at, actor: e.actor, title, text: lines.join('\n'), tone };
   });

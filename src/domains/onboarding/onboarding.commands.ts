@@ -11,6 +11,7 @@ import {
 } from '../../../workflows/onboarding/onboarding.contract';
 import { CUSTOMER_ROLE, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
 import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
+import { documentLimitMessage } from './document-limits';
 
 export interface OnboardingTemporal { client: Client; taskQueue: string }
 
@@ -75,6 +76,15 @@ export function onboardingFailureToHttp(type: string, message: string, details: 
       return notFound('Elemento della pratica', 'm');
     case ONBOARDING_FAILURES.conflict:
       return conflict('ONBOARDING_CONFLICT', message, d);
+    case ONBOARDING_FAILURES.tooManyDocuments:
+    case ONBOARDING_FAILURES.documentsTooLarge: {
+      const detail = documentLimitMessage(type, d);
+      const tooMany = type === ONBOARDING_FAILURES.tooManyDocuments;
+      return new HttpError(tooMany ? 422 : 413, type, tooMany ? 'Troppi documenti' : 'Documenti troppo grandi', detail, { errors: [{ path: 'file', message: detail }], ...d });
+    }
+    case ONBOARDING_FAILURES.projectionFailed:
+      // Nothing moved: the same request can simply be sent again.
+      return new HttpError(503, 'PROJECTION_FAILED', 'Servizio temporaneamente non disponibile', 'La modifica non è stata registrata e la pratica non è cambiata: riprova tra poco', { retry_after: 5 });
     default:
       return new HttpError(500, 'INTERNAL', 'Errore interno', message);
   }
@@ -111,16 +121,6 @@ export function transitionOnboarding(
   const actor = args.actor ?? customerActor(row.id);
   return viaWorkflow(row, args.action, actor, { ...args.input }, () =>
     t.client.workflow.getHandle(row.workflow_id).executeUpdate(onboardingTransitionUpdate, { args: [{ action: args.action, input: args.input, actor }] }));
-}
-
-/** The workflow's live state (ceremony ids, wallets) for a running case. */
-export async function onboardingState(t: OnboardingTemporal, row: CaseRef): Promise<OnboardingWorkflowState | null> {
-  if (isFinal(onboardingMachine, row.stato)) return null;
-  try {
-    return await t.client.workflow.getHandle(row.workflow_id).query<OnboardingWorkflowState>('state');
-  } catch {
-    return null;
-  }
 }
 
 /**

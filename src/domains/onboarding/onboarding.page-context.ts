@@ -34,14 +34,14 @@ export async function publicTenant(deps: Deps, codAzienda: string | undefined) {
 }
 
 export function pageHelpers(deps: Deps, views: nunjucks.Environment) {
-  /** The session's case with its documents, wallets and live workflow state; null when there is no session. */
+  /** The session's case with its documents and wallets, all from PostgreSQL; null when there is no session. */
   async function load(ctx: Ctx): Promise<Loaded | null> {
     const c = ctx.state.customer;
     if (!c) return null;
     try {
       const row = await loadCustomerCase(deps, ctx, c.caseId);
       const b = await loadCaseBundle(deps, row);
-      return { row: b.row, view: caseView(b.row, b.docs, b.wallets, b.state, deps.config.sessionSecret) };
+      return { row: b.row, view: caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret) };
     } catch (err) {
       if (err instanceof HttpError && err.status === 404) return null;
       throw err;

@@ -44,7 +44,7 @@ export const registerOnboardingPages: RegisterRoutes = (router, services) => {
   const fresh = async (l: Loaded): Promise<Loaded> => {
     const row = await reloadCase(deps, l.row);
     const b = await loadCaseBundle(deps, row);
-    return { row: b.row, view: caseView(b.row, b.docs, b.wallets, b.state, deps.config.sessionSecret) };
+    return { row: b.row, view: caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret) };
   };
 
   router.get('/onboarding/step/:n', applicantPage, async (ctx) => {

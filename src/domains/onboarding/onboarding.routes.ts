@@ -166,7 +166,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
   route({
     method: 'POST', path: `${BASE}/documents`, tag, access: APPLICANT, status: 201, response: documentResponse, multipart: true,
     body: uploadForm,
-    summary: 'Carica un documento (multipart/form-data: file, tipo, riferimento = "soggetto" o id del titolare). Tipo letto dal contenuto: PDF, JPEG o PNG; 413 oltre il limite; 415 formato non ammesso; 422 file etichettato come un altro tipo. Modulo HTML: ?_csrf=, client API: X-CSRF-Token',
+    summary: 'Carica un documento (multipart/form-data: file, tipo, riferimento = "soggetto" o id del titolare). Tipo letto dal contenuto: PDF, JPEG o PNG; 413 oltre il limite del file, o DOCUMENTS_TOO_LARGE oltre il totale della pratica (onboarding.max_documents_mb); 422 TOO_MANY_DOCUMENTS oltre il numero di documenti della pratica (onboarding.max_documents); 415 formato non ammesso; 422 file etichettato come un altro tipo. Modulo HTML: ?_csrf=, client API: X-CSRF-Token',
     handler: async (ctx, { params }) => {
       const row = await load(ctx, params);
       // Before reading the bytes: a case that can no longer change never gets a file stored.
@@ -176,6 +176,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
       const r = await uploadDocument(deps, row, { bytes: file.buffer, filename: file.originalname, declaredMime: file.mimetype, tipo: fields.tipo, riferimento: fields.riferimento });
       if (!r.ok) {
         if (r.status === 415) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Formato non ammesso', r.errors[0]!.message, { errors: r.errors });
+        if (r.code) throw new HttpError(r.status, r.code, r.status === 413 ? 'Documenti troppo grandi' : 'Troppi documenti', r.errors[0]!.message, { errors: r.errors, ...r.extra });
         throw new ValidationError(r.errors, r.errors.find((e) => e.path === 'file')?.message);
       }
       ctx.set('Location', `${BASE.replace(':id', row.id)}/documents/${r.document.id}`);

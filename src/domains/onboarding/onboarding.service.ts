@@ -7,14 +7,15 @@ import type { AppState } from '../../http/context';
 import { unstorableFields } from '../../http/storable-text';
 import { conflict, HttpError, invalidTransition, notFound, tooManyRequests, ValidationError, type FieldError } from '../../http/errors';
 import { allowedActions } from '../../../workflows/lib/machine';
-import type {
-  DocumentMeta, DraftSection, OnboardingWorkflowState, SubjectType, WalletInput,
+import {
+  ONBOARDING_FAILURES, type CeremonyRef, type DocumentMeta, type DraftSection, type OnboardingWorkflowState, type SubjectType, type WalletInput,
 } from '../../../workflows/onboarding/onboarding.contract';
 import { EDITABLE_STATES, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
 import { getSetting } from '../admin';
+import { documentLimitMessage, documentLimitRefusal, documentLimits, documentUsage } from './document-limits';
 import { DocumentStore, sniffDocument } from './document-store';
 import {
-  customerActor, deleteErasedHistory, editOnboarding, onboardingState, startOnboarding, transitionOnboarding, type OnboardingTemporal,
+  customerActor, deleteErasedHistory, editOnboarding, startOnboarding, transitionOnboarding, type OnboardingTemporal,
 } from './onboarding.commands';
 import {
   applicableSteps, documentUploadSchema, requiredDocuments, TRAVEL_RULE_VERSION, travelRuleDeclarationSchema, walletInputSchema,
@@ -41,7 +42,8 @@ export interface CaseRow {
   id: string; cod_azienda: string; stato: OnboardingStatus; tipo_soggetto: SubjectType | null; email: string | null; canale: string;
   anagrafe: Record<string, unknown>; ubo: UboEntry[]; cdd_answers: Record<string, unknown>; cdd_schema_version: string | null;
   countries: unknown[]; travel_rule: Record<string, unknown>; validation: unknown; screening: unknown; risk: unknown;
-  risk_score: number | null; risk_classe: string | null; pep: boolean | null; declarations_ceremony_id: string | null; travel_rule_ceremony_id: string | null;
+  risk_score: number | null; risk_classe: string | null; pep: boolean | null; declarations_ceremony_id: string | null; declarations_stato: CeremonyRef['status'] | null;
+  travel_rule_ceremony_id: string | null;
   submitted_at: Date | null; submissions: number; approved_by: string | null; info_request_message: string | null; info_requested_at: Date | null;
   cod_anagrafe: string | null; erased_at: Date | null; expired_at: Date | null; last_edit_at: Date; workflow_id: string; created_at: Date; updated_at: Date;
 }
@@ -88,12 +90,10 @@ export async function caseWallets(deps: Deps, row: Pick<CaseRow, 'id' | 'cod_azi
     .orderBy('created_at').select('id', 'rete', 'indirizzo', 'tipo', 'vasp_nome', 'volume_annuo_eur', 'prova', 'stato', 'created_at'));
 }
 
-/** Everything a page or the API shows of a case: row, documents, wallets and the workflow's live state. */
+/** Everything a page or the API shows of a case, from PostgreSQL: row, documents and wallets (never a workflow query). */
 export async function loadCaseBundle(deps: Deps, row: CaseRow) {
-  const [docs, wallets, state] = await Promise.all([
-    caseDocuments(deps, row), caseWallets(deps, row), onboardingTemporal(deps).then((t) => onboardingState(t, row)),
-  ]);
-  return { row, docs, wallets, state };
+  const [docs, wallets] = await Promise.all([caseDocuments(deps, row), caseWallets(deps, row)]);
+  return { row, docs, wallets };
 }
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -112,12 +112,14 @@ export function requiredDocsView(row: CaseRow, docs: DocumentRow[]) {
  * not shown to the applicant; the signing links are, for ceremonies still waiting.
  * `secret` (the session secret) adds the signing paths; without it only the ids are shown.
  */
-export function caseView(row: CaseRow, docs: DocumentRow[], wallets: WalletRow[], state: OnboardingWorkflowState | null, secret?: string) {
+export function caseView(row: CaseRow, docs: DocumentRow[], wallets: WalletRow[], secret?: string) {
   const sign = (id: string | null | undefined) => (id && secret ? `/esign/ceremony/${id}?token=${encodeURIComponent(onboardingEsignToken(secret, id))}` : null);
   const tr = (row.travel_rule ?? {}) as Record<string, unknown>;
-  const trStatus = state?.travelRule.status ?? (tr.stato as string | undefined) ?? 'none';
-  const trCeremony = state?.travelRule.ceremonyId ?? row.travel_rule_ceremony_id ?? (tr.ceremony_id as string | undefined) ?? null;
-  const decl = state?.declarations ?? (row.declarations_ceremony_id ? { ceremonyId: row.declarations_ceremony_id, status: row.stato === 'submitted' ? 'active' : 'signed' } : null);
+  const trStatus = (tr.stato as string | undefined) ?? 'none';
+  const trCeremony = row.travel_rule_ceremony_id ?? (tr.ceremony_id as string | undefined) ?? null;
+  const decl = row.declarations_ceremony_id
+    ? { ceremonyId: row.declarations_ceremony_id, status: row.declarations_stato ?? (row.stato === 'submitted' ? 'active' : 'signed') }
+    : null;
   return {
     id: row.id,
     stato: row.stato,
@@ -157,10 +159,10 @@ export function walletView(w: WalletRow) {
   };
 }
 
-/** The case as the API answers it (row, documents, wallets, live state). */
+/** The case as the API answers it (row, documents, wallets). */
 export async function caseResponse(deps: Deps, row: CaseRow) {
   const b = await loadCaseBundle(deps, row);
-  return caseView(b.row, b.docs, b.wallets, b.state, deps.config.sessionSecret);
+  return caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret);
 }
 
 /** Saves one section of the draft as the applicant typed it; completeness is checked at submit. */
@@ -171,7 +173,13 @@ export async function saveSection(deps: Deps, row: CaseRow, section: DraftSectio
 }
 
 export interface UploadInput { bytes: Buffer; filename: string; declaredMime?: string; tipo?: unknown; riferimento?: unknown }
-export type UploadResult = { ok: true; document: DocumentMeta } | { ok: false; status: 415 | 422; errors: FieldError[] };
+export type UploadResult = { ok: true; document: DocumentMeta } | { ok: false; status: 413 | 415 | 422; code?: string; errors: FieldError[]; extra?: Record<string, unknown> };
+
+const LIMIT_CODES = new Set<string>([ONBOARDING_FAILURES.tooManyDocuments, ONBOARDING_FAILURES.documentsTooLarge]);
+const limitResult = (status: 413 | 422, code: string, details: Record<string, unknown>): UploadResult => {
+  const message = documentLimitMessage(code, details);
+  return { ok: false, status, code, errors: [{ path: 'file', message }], extra: details };
+};
 
 const EXT_MIME: Record<string, string> = { '.pdf': 'application/pdf', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png' };
 /** A file name for display only (never a path): no directories, no control characters, bounded. */
@@ -196,6 +204,10 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
   }
   if (!input.bytes.length) errors.push({ path: 'file', message: 'Scegli un file da caricare' });
   if (errors.length) return { ok: false, status: 422, errors };
+  // The case's share, before the bytes are stored (the workflow's activity checks it again under the case's lock).
+  const refusal = await withTenant(deps.db, { codAzienda: row.cod_azienda, actor: 'cliente' }, async (trx) =>
+    documentLimitRefusal(await documentLimits(trx, row.cod_azienda), await documentUsage(trx, row.id), input.bytes.length));
+  if (refusal) return limitResult(refusal.status, refusal.code, refusal.details);
   const name = displayName(input.filename);
   // A browser labels a file by its extension; API clients may send octet-stream: then the name's extension is the label.
   const declared = input.declaredMime && input.declaredMime !== 'application/octet-stream' ? input.declaredMime : EXT_MIME[extname(name).toLowerCase()];
@@ -210,6 +222,8 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
     // Refused (case no longer editable, owner gone): bytes no row points to are not kept.
     const used = await withTenant(deps.db, { codAzienda: row.cod_azienda, actor: 'cliente' }, (trx) => trx('onboarding_documents').where({ sha256 }).first('id'));
     if (!used) await store.remove(row.cod_azienda, sha256);
+    // A parallel upload took the case's last share meanwhile: the same answer as the check above.
+    if (err instanceof HttpError && LIMIT_CODES.has(err.code)) return limitResult(err.status as 413 | 422, err.code, err.extra);
     throw err;
   }
   return { ok: true, document };
@@ -322,7 +336,7 @@ export async function completeSubmission(deps: Deps, row: CaseRow): Promise<Comp
     if (state.declarations) return { done: false, firma: signingRef(deps, state.declarations.ceremonyId) };
   } catch (err) {
     if (!(err instanceof HttpError) || err.code !== 'SIGNATURE_PENDING') throw err;
-    const id = (err.extra.ceremony_id as string | undefined) ?? (await onboardingState(t, row))?.declarations?.ceremonyId;
+    const id = (err.extra.ceremony_id as string | undefined) ?? (await reloadCase(deps, row)).declarations_ceremony_id;
     if (id) return { done: false, firma: signingRef(deps, id) };
     throw err;
   }
