@@ -11,6 +11,13 @@ export async function up(knex: Knex): Promise<void> {
     t.text('path').notNullable();
     t.text('request_hash').notNullable();
     t.text('state').notNullable().defaultTo('running');
+    /**
+     * Which run of the request this is. A retry after an answer that changed nothing for sure
+     * (the update failed) is a new run, with new workflow update ids; a retry after an
+     * answer that could not tell (a timeout: the update may still be applied) is the same
+     * run again, so Temporal answers it with the first update's outcome.
+     */
+    t.integer('attempt').notNullable().defaultTo(0);
     t.integer('response_status');
     t.text('response_type');
     t.text('response_location');
@@ -21,7 +28,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('expires_at', { useTz: true }).notNullable();
     t.primary(['scope', 'key']);
   });
-  await knex.raw("alter table idempotency_keys add constraint idempotency_keys_state check (state in ('running', 'done'))");
+  await knex.raw("alter table idempotency_keys add constraint idempotency_keys_state check (state in ('running', 'done', 'retry'))");
   await knex.raw('create index idempotency_keys_expires on idempotency_keys (expires_at)');
 }
 

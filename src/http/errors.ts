@@ -44,6 +44,16 @@ export const conflict = (code: string, detail: string, extra: Record<string, unk
 /** A dependency (database, Temporal, the worker) is down or too slow: nothing was changed, retry later. */
 export const serviceUnavailable = (detail = 'Servizio momentaneamente non disponibile: riprova tra qualche secondo', retryAfterSeconds = 5) =>
   new HttpError(503, 'SERVICE_UNAVAILABLE', 'Servizio non disponibile', detail, { retry_after: retryAfterSeconds });
+/**
+ * A 503 after which the change may still happen (a workflow update that timed out waiting
+ * for a worker): a retry must ask for the same change again, not a new one.
+ */
+export class UncertainOutcome extends HttpError {
+  constructor() {
+    super(503, 'SERVICE_UNAVAILABLE', 'Servizio non disponibile',
+      'La richiesta non ha avuto risposta in tempo e potrebbe essere ancora in corso: ripetila con la stessa Idempotency-Key per conoscerne l\'esito', { retry_after: 5 });
+  }
+}
 export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new HttpError(429, 'TOO_MANY_ATTEMPTS', 'Troppi tentativi', detail, { retry_after: retryAfterSeconds });
 

@@ -5,15 +5,20 @@ import { withPlatform, type PlatformDb } from '../db/tenant';
 import { canonicalJson } from '../lib/canonical-json';
 import { runInRequest } from '../kit/request-context';
 import type { AppState } from './context';
-import { HttpError, problemBody } from './errors';
+import { HttpError, problemBody, UncertainOutcome } from './errors';
 import { toHttpError } from './error-handler';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** How long a stored answer is replayed; a retry comes within minutes, a day is generous. */
 const KEEP_MS = 24 * 3_600_000;
-/** A request that holds its key longer than this died: a retry may run it again. */
-const LOCK_MS = 60_000;
+/**
+ * A request that holds its key longer than this died (or could not release it: the database
+ * went down under it): a retry may run it again. Requests are bounded well below it (database
+ * waits of seconds, workflow updates of 10 s); a retry that still overlaps sends the same
+ * workflow update ids, which Temporal answers without applying twice.
+ */
+const LOCK_MS = 20_000;
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /** API writes only: pages post forms (their own post/redirect/get), and /auth sets cookies a replay could not. */
@@ -40,7 +45,7 @@ function requestHash(ctx: Koa.Context): string {
 }
 
 interface Stored {
-  request_hash: string; state: 'running' | 'done'; locked_until: Date;
+  request_hash: string; state: 'running' | 'done' | 'retry'; locked_until: Date;
   response_status: number | null; response_type: string | null; response_location: string | null; response_body: string | null;
 }
 
@@ -63,28 +68,34 @@ export function idempotency(platformDb: PlatformDb): Koa.Middleware<AppState> {
     const scope = scopeOf(ctx);
     const hash = requestHash(ctx);
     const now = Date.now();
-    const claimed = await db((trx) => trx.raw<{ rows: { key: string }[] }>(`
+    // Claimed when new, when its last run asked for a retry, or when its run died holding it.
+    const claimed = await db((trx) => trx.raw<{ rows: { attempt: number }[] }>(`
       insert into idempotency_keys (scope, key, method, path, request_hash, locked_until, expires_at)
       values (?, ?, ?, ?, ?, ?, ?)
-      on conflict (scope, key) do update set locked_until = excluded.locked_until, expires_at = excluded.expires_at
-        where idempotency_keys.state = 'running' and idempotency_keys.locked_until < now() and idempotency_keys.request_hash = excluded.request_hash
-      returning key`, [scope, raw, ctx.method, ctx.path, hash, new Date(now + LOCK_MS), new Date(now + KEEP_MS)]));
+      on conflict (scope, key) do update set state = 'running', locked_until = excluded.locked_until, expires_at = excluded.expires_at
+        where idempotency_keys.request_hash = excluded.request_hash
+          and (idempotency_keys.state = 'retry' or (idempotency_keys.state = 'running' and idempotency_keys.locked_until < now()))
+      returning attempt`, [scope, raw, ctx.method, ctx.path, hash, new Date(now + LOCK_MS), new Date(now + KEEP_MS)]));
     if (!claimed.rows.length) return answerExisting(ctx, await db((trx) => trx('idempotency_keys').where({ scope, key: raw }).first()) as Stored | undefined, hash);
+    const attempt = claimed.rows[0]!.attempt;
 
-    const release = () => db((trx) => trx('idempotency_keys').where({ scope, key: raw, state: 'running' }).delete()).catch(() => undefined);
+    // "Not now": the next run of this key may run again; after an outcome that was certain
+    // (nothing changed) it is a new attempt, with new update ids, else the same one.
+    const release = (certain: boolean) => db((trx) => trx('idempotency_keys').where({ scope, key: raw, state: 'running' })
+      .update({ state: 'retry', attempt: certain ? attempt + 1 : attempt, locked_until: new Date() })).catch(() => undefined);
     const keep = (status: number, type: string | null, location: string | null, body: string) =>
       db((trx) => trx('idempotency_keys').where({ scope, key: raw }).update({
         state: 'done', response_status: status, response_type: type, response_location: location, response_body: body,
       }));
     try {
-      await runInRequest(sha256(`${scope}\n${raw}`), () => next());
+      await runInRequest(sha256(`${scope}\n${raw}\n${attempt}`), () => next());
     } catch (err) {
       const e = toHttpError(err);
-      if (e.status >= 500 || e.status === 429) await release();
+      if (e.status >= 500 || e.status === 429) await release(!(err instanceof UncertainOutcome));
       else await keep(e.status, 'application/problem+json', null, JSON.stringify(problemBody(e, ctx.path))).catch(() => undefined);
       throw err;
     }
-    if (ctx.status >= 500 || ctx.status === 429) { await release(); return; }
+    if (ctx.status >= 500 || ctx.status === 429) { await release(true); return; }
     const body = ctx.body === undefined || ctx.body === null ? '' : typeof ctx.body === 'string' ? ctx.body : Buffer.isBuffer(ctx.body) ? ctx.body.toString('utf8') : JSON.stringify(ctx.body);
     // The change is done; failing to keep its answer must not turn it into an error.
     await keep(ctx.status, ctx.response.get('Content-Type') || null, ctx.response.get('Location') || null, body).catch(() => undefined);

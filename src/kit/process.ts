@@ -1,11 +1,12 @@
 import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure, type SearchAttributePair, type UpdateDefinition } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure, type SearchAttributePair, type UpdateDefinition } from '@temporalio/common';
 import { checkTransition, type MachineActor, type MachineDef } from '../../workflows/lib/machine';
 import { PROCESS_FAILURES } from '../../workflows/lib/record-process';
 import type { TransitionFailureDetails } from '../../workflows/lib/transition-failure';
 import {
-  forbidden, fourEyesRequired, HttpError, invalidTransition, serviceUnavailable, ValidationError,
+  forbidden, fourEyesRequired, HttpError, invalidTransition, serviceUnavailable, UncertainOutcome, ValidationError,
 } from '../http/errors';
+import { isUnavailable } from '../http/unavailable';
 import type { Role } from './roles';
 import { nextUpdateId } from './request-context';
 
@@ -45,7 +46,9 @@ export interface UpdateErrorMapping {
 
 /** The HTTP answer to a failed update: refusals as 409/403/422, unavailable dependencies as 503. */
 export function updateErrorToHttp(err: unknown, map: UpdateErrorMapping = {}): unknown {
-  const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+  let cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+  // A refusal raised by an activity the handler ran arrives wrapped (workflows that predate the kit let it through).
+  if (cause instanceof ActivityFailure) cause = cause.cause;
   if (cause instanceof ApplicationFailure && cause.type) {
     const own = map.failures?.(cause.type, cause);
     if (own) return own;
@@ -56,6 +59,8 @@ export function updateErrorToHttp(err: unknown, map: UpdateErrorMapping = {}): u
     }
   }
   if (err instanceof WorkflowNotFoundError && map.notRunning) return map.notRunning();
+  // No answer in time (no worker, Temporal unreachable): the update may still be applied.
+  if (isUnavailable(err)) return new UncertainOutcome();
   return err;
 }
 
@@ -65,7 +70,7 @@ export function updateErrorToHttp(err: unknown, map: UpdateErrorMapping = {}): u
  * is bounded, so a request never hangs on a missing worker (503, retry with the same key).
  */
 export async function executeUpdate<R, Args extends [any, ...any[]]>(
-  pc: ProcessClient, workflowId: string, update: UpdateDefinition<R, Args>, args: Args, map: UpdateErrorMapping = {},
+  pc: Pick<ProcessClient, 'client'>, workflowId: string, update: UpdateDefinition<R, Args>, args: Args, map: UpdateErrorMapping = {},
 ): Promise<R> {
   const handle = pc.client.workflow.getHandle(workflowId);
   try {

@@ -33,7 +33,8 @@ describe('case SLA timer (time-skipping server)', function () {
   before(async () => {
     env = await getTestEnv();
     ts = await startTimeSkippingEnv();
-    const acts = createCaseActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config });
+    // Their e-mails go to delivery on the shared stack (this test's worker runs only the case's activities).
+    const acts = createCaseActivities({ db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config, dispatch: env.deps.dispatch });
     worker = await Worker.create({
       connection: ts.nativeConnection, taskQueue, workflowsPath: workflowsEntry(),
       activities: {

@@ -38,7 +38,8 @@ describe('periodic CDD review (time-skipping server)', function () {
   before(async () => {
     env = await getTestEnv();
     ts = await startTimeSkippingEnv();
-    const deps = { db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config };
+    // The notifications' e-mails go to delivery on the shared stack (this worker runs only the review's activities).
+    const deps = { db: env.deps.db, platformDb: env.deps.platformDb, logger: env.deps.logger, config: env.deps.config, dispatch: env.deps.dispatch };
     const cdd = createCddReviewActivities(deps);
     worker = await Worker.create({
       connection: ts.nativeConnection, taskQueue, workflowsPath: workflowsEntry(),

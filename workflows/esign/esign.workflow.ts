@@ -3,6 +3,7 @@ import {
   upsertSearchAttributes, uuid4,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
+import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
@@ -14,10 +15,12 @@ import {
 } from './esign.contract';
 import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, SYSTEM_ROLE } from './esign.machine';
 
-const acts = proxyActivities<ReturnType<typeof createEsignActivities>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: ['ESIGN_NOT_FOUND'] },
-});
+type EsignActs = ReturnType<typeof createEsignActivities>;
+const NOT_FOUND = ['ESIGN_NOT_FOUND'];
+/** The signer's steps: the signer is waiting, so they fail fast and the step can be tried again. */
+const acts = proxyActivities<EsignActs>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
+/** The ceremony's end by expiry or cancellation: nobody waits, it rides out an outage. */
+const background = proxyActivities<EsignActs>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 
 const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [SYSTEM_ROLE] };
 
@@ -63,7 +66,7 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
   };
   /** Ends the ceremony unsigned (row and audit first, then the state) and tells the parent. */
   const endUnsigned = async (to: EsignEndedSignal['status']) => {
-    await acts.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to, from: state.status });
+    await background.endEsignCeremony({ ...base, transitionId: uuid4(), actor: SYSTEM, to, from: state.status });
     moveTo(to);
     // Checked where it first matters: a ceremony that ended before the patch replays without the signal.
     if (patched(ENDED_SIGNAL_PATCH)) await tellParent((p) => p.signal(esignEndedSignal, { ...base, status: to }));

@@ -12,6 +12,16 @@ export const TRANSITION_ACTIVITY: ActivityOptions = {
 };
 
 /**
+ * Heavier steps an update handler awaits (screening a submission, building a document):
+ * more time per attempt, still few attempts, so the update ends instead of retrying for ever.
+ * The caller's wait is bounded on its side anyway (src/kit/process.ts).
+ */
+export const STEP_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 3 },
+};
+
+/**
  * Activities nobody waits for (timers, background steps): they ride out an outage with
  * backoff. Bad data never loops: data errors are non-retryable (activities/index.ts).
  */

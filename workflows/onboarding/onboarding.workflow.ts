@@ -5,6 +5,7 @@ import {
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
 import { CEREMONY_TTL_MS, esignCompletedSignal, esignEndedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
+import { STEP_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
@@ -16,18 +17,16 @@ import {
 import { ONBOARDING_SYSTEM_ROLE, onboardingMachine, walletMachine, type OnboardingStatus } from './onboarding.machine';
 import { onboardingTimers } from './onboarding.timers';
 
+// Bounded: an update's caller is waiting, and a timer step that fails is tried again later (onboarding.timers.ts).
 const acts = proxyActivities<ReturnType<typeof createOnboardingActivities>>({
-  startToCloseTimeout: '2 minutes',
+  ...STEP_ACTIVITY,
   retry: {
-    initialInterval: '1 second', maximumInterval: '1 minute',
+    ...STEP_ACTIVITY.retry,
     nonRetryableErrorTypes: [ONBOARDING_FAILURES.notFound, ONBOARDING_FAILURES.conflict, ONBOARDING_FAILURES.tooManyDocuments, ONBOARDING_FAILURES.documentsTooLarge],
   },
 });
 
-const esignActs = proxyActivities<EsignActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const esignActs = proxyActivities<EsignActivities>(TRANSITION_ACTIVITY);
 
 /** Versioning marker: the applicant is told the decision (see docs/architecture.md, Versioning). */
 const APPLICANT_OUTCOME_PATCH = 'applicant-outcome-message';

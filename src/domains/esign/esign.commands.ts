@@ -1,6 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   createCeremonyUpdate, ESIGN_RECORD_TYPE, ESIGN_WORKFLOW_TYPE, esignTransitionUpdate, esignWorkflowId, RESEND_LIMIT, RESEND_TOO_SOON,
@@ -10,6 +9,8 @@ import { CEREMONY_TTL_MS, esignMachine, SIGNER_ROLE, type EsignStatus } from '..
 import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
 import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
 import { conflict, forbidden, HttpError, invalidTransition, tooManyRequests, ValidationError } from '../../http/errors';
+import { executeUpdate, startWithUpdate, type UpdateErrorMapping } from '../../kit/process';
+import { newRecordId } from '../../kit/request-context';
 import { DEFAULT_CONSENT, type StartCeremonyInput } from './esign.schemas';
 
 export interface EsignTemporal { client: Client; taskQueue: string }
@@ -23,21 +24,19 @@ export const signerActor = (ceremonyId: string): MachineActor => ({ id: `signer:
  * through an activity, by parent workflows (onboarding).
  */
 export async function startCeremony(t: EsignTemporal, p: { codAzienda: string; actor: MachineActor; data: StartCeremonyInput; now?: Date }) {
-  const ceremonyId = randomUUID();
+  const ceremonyId = newRecordId();
   const token = randomBytes(32).toString('base64url');
   const workflowId = esignWorkflowId(p.codAzienda, ceremonyId);
   const expiresAt = new Date((p.now ?? new Date()).getTime() + CEREMONY_TTL_MS).toISOString();
   const input: EsignWorkflowInput = { codAzienda: p.codAzienda, ceremonyId, expiresAt, parentWorkflowId: p.data.parent_workflow_id ?? null };
-  const start = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, {
-    workflowId, taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: ESIGN_RECORD_TYPE, recordId: ceremonyId, status: esignMachine.initial }),
-  });
-  const state = await t.client.workflow.executeUpdateWithStart(createCeremonyUpdate, {
+  const state = await startWithUpdate(t, {
+    workflowType: ESIGN_WORKFLOW_TYPE, workflowId, input,
+    searchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: ESIGN_RECORD_TYPE, recordId: ceremonyId, status: esignMachine.initial }),
+    update: createCeremonyUpdate,
     args: [{ actor: p.actor, data: {
       signer: p.data.signer, document: p.data.document, consent: p.data.consent ?? { ...DEFAULT_CONSENT },
       tokenHash: tokenHash(token), parentWorkflowId: p.data.parent_workflow_id ?? null,
     } }],
-    startWorkflowOperation: start,
   });
   return { ceremonyId, workflowId, token, signingPath: `/esign/ceremony/${ceremonyId}?token=${token}`, state };
 }
@@ -59,13 +58,12 @@ export async function transitionCeremony(
     const c = checkTransition(esignMachine, { state: row.stato, action: args.action, actor, input: { ...args } });
     if (!c.ok) throw rejectionToHttp(c.code, { state: c.state, action: c.action, allowed_actions: c.allowedActions, missing: c.missing });
   }
-  try {
-    return await t.client.workflow.getHandle(row.workflow_id).executeUpdate(esignTransitionUpdate, { args: [{ ...args, actor }] });
-  } catch (err) {
-    const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (cause instanceof ApplicationFailure && cause.type) {
-      throw rejectionToHttp(cause.type, (cause.details?.[0] ?? { state: row.stato, action: args.action, allowed_actions: [] }) as TransitionFailureDetails);
-    }
-    throw err;
-  }
+  const map: UpdateErrorMapping = {
+    fallback: { state: row.stato, action: args.action },
+    // The resend limits are the ceremony's own; the machine's refusals and 503s are the kit's.
+    failures: (type, f) => (type === RESEND_TOO_SOON || type === RESEND_LIMIT
+      ? rejectionToHttp(type, (f.details?.[0] ?? { state: row.stato, action: args.action, allowed_actions: [] }) as TransitionFailureDetails)
+      : undefined),
+  };
+  return executeUpdate(t, row.workflow_id, esignTransitionUpdate, [{ ...args, actor }], map);
 }

@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
 import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
@@ -12,6 +10,8 @@ import {
 import { CUSTOMER_ROLE, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
 import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
 import { documentLimitMessage } from './document-limits';
+import { executeUpdate, startWithUpdate, type UpdateErrorMapping } from '../../kit/process';
+import { newRecordId } from '../../kit/request-context';
 
 export interface OnboardingTemporal { client: Client; taskQueue: string }
 
@@ -25,15 +25,14 @@ export interface CaseRef { id: string; cod_azienda: string; stato: OnboardingSta
  * writes the row. The tenant's timer settings are fixed into the workflow's input.
  */
 export async function startOnboarding(t: OnboardingTemporal, p: { codAzienda: string; data: OnboardingNewData; settings: OnboardingSettings; caseId?: string }) {
-  const caseId = p.caseId ?? randomUUID();
+  const caseId = p.caseId ?? newRecordId();
   const workflowId = onboardingWorkflowId(p.codAzienda, caseId);
   const input: OnboardingWorkflowInput = { codAzienda: p.codAzienda, caseId, settings: p.settings };
-  const start = new WithStartWorkflowOperation(ONBOARDING_WORKFLOW_TYPE, {
-    workflowId, taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: ONBOARDING_RECORD_TYPE, recordId: caseId, status: onboardingMachine.initial }),
-  });
-  const state = await t.client.workflow.executeUpdateWithStart(createOnboardingUpdate, {
-    args: [{ actor: customerActor(caseId), data: p.data }], startWorkflowOperation: start,
+  const state = await startWithUpdate(t, {
+    workflowType: ONBOARDING_WORKFLOW_TYPE, workflowId, input,
+    searchAttributes: recordSearchAttributes({ codAzienda: p.codAzienda, recordType: ONBOARDING_RECORD_TYPE, recordId: caseId, status: onboardingMachine.initial }),
+    update: createOnboardingUpdate, args: [{ actor: customerActor(caseId), data: p.data }],
+    map: { failures: (type, f) => knownFailure(type, f.message, f.details?.[0], 'create') },
   });
   return { caseId, workflowId, state };
 }
@@ -90,28 +89,28 @@ export function onboardingFailureToHttp(type: string, message: string, details: 
   }
 }
 
-async function viaWorkflow<T>(row: CaseRef, action: string, actor: MachineActor, input: Record<string, unknown>, call: () => Promise<T>): Promise<T> {
-  // A case in a final state has no running workflow: the machine answers here.
-  if (isFinal(onboardingMachine, row.stato)) {
-    const c = checkTransition(onboardingMachine, { state: row.stato, action, actor, record: { approved_by: row.approved_by ?? null }, input });
-    if (!c.ok) throw onboardingFailureToHttp(c.code, c.message, { state: c.state, action: c.action, allowed_actions: c.allowedActions, missing: c.missing }, action);
-  }
-  try {
-    return await call();
-  } catch (err) {
-    // A refusal comes from the handler itself, or from an activity it ran (wrapped in an ActivityFailure).
-    let cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-    if (cause instanceof ActivityFailure) cause = cause.cause;
-    if (cause instanceof ApplicationFailure && cause.type) throw onboardingFailureToHttp(cause.type, cause.message, cause.details?.[0], action);
-    throw err;
-  }
+/** The onboarding mapping for the failure types it knows; the kit answers the others (503 for an unavailable projection). */
+const knownFailure = (type: string, message: string, details: unknown, action?: string) =>
+  KNOWN_TYPES.has(type) ? onboardingFailureToHttp(type, message, details, action) : undefined;
+const KNOWN_TYPES = new Set<string>(['INVALID_TRANSITION', 'FOUR_EYES_REQUIRED', 'FORBIDDEN', 'MISSING_FIELDS', ...Object.values(ONBOARDING_FAILURES)]);
+
+/** A case in a final state has no running workflow: the machine answers here. */
+function decideIfFinal(row: CaseRef, action: string, actor: MachineActor, input: Record<string, unknown>) {
+  if (!isFinal(onboardingMachine, row.stato)) return;
+  const c = checkTransition(onboardingMachine, { state: row.stato, action, actor, record: { approved_by: row.approved_by ?? null }, input });
+  if (!c.ok) throw onboardingFailureToHttp(c.code, c.message, { state: c.state, action: c.action, allowed_actions: c.allowedActions, missing: c.missing }, action);
 }
+
+const mapping = (row: CaseRef, action: string): UpdateErrorMapping => ({
+  fallback: { state: row.stato, action },
+  failures: (type, f) => knownFailure(type, f.message, f.details?.[0], action),
+});
 
 /** The applicant's edit of the draft (a section, a document, a wallet, the travel-rule declaration). */
 export function editOnboarding(t: OnboardingTemporal, row: CaseRef, edit: OnboardingEdit): Promise<OnboardingEditResult> {
   const actor = customerActor(row.id);
-  return viaWorkflow(row, 'edit', actor, {}, () =>
-    t.client.workflow.getHandle(row.workflow_id).executeUpdate(editOnboardingUpdate, { args: [{ actor, edit }] }));
+  decideIfFinal(row, 'edit', actor, {});
+  return executeUpdate(t, row.workflow_id, editOnboardingUpdate, [{ actor, edit }], mapping(row, 'edit'));
 }
 
 /** A transition by the applicant (actor omitted) or by staff. */
@@ -119,8 +118,8 @@ export function transitionOnboarding(
   t: OnboardingTemporal, row: CaseRef, args: Omit<OnboardingTransitionArgs, 'actor'> & { actor?: MachineActor },
 ): Promise<OnboardingWorkflowState> {
   const actor = args.actor ?? customerActor(row.id);
-  return viaWorkflow(row, args.action, actor, { ...args.input }, () =>
-    t.client.workflow.getHandle(row.workflow_id).executeUpdate(onboardingTransitionUpdate, { args: [{ action: args.action, input: args.input, actor }] }));
+  decideIfFinal(row, args.action, actor, { ...args.input });
+  return executeUpdate(t, row.workflow_id, onboardingTransitionUpdate, [{ action: args.action, input: args.input, actor }], mapping(row, args.action));
 }
 
 /**
