@@ -21,13 +21,14 @@ export class DbRelay {
   private constructor(private readonly server: ReturnType<typeof createServer>, readonly port: number) {}
 
   static async start(target: { host: string; port: number }): Promise<DbRelay> {
-    let relay: DbRelay | undefined;
+    const holder: { relay?: DbRelay } = {};
     const server = createServer((client) => {
+      const relay = holder.relay;
       if (!relay || relay.down) { client.destroy(); return; }
       const upstream = connect(target.port, target.host);
       for (const s of [client, upstream]) {
         relay.sockets.add(s);
-        s.on('close', () => relay!.sockets.delete(s));
+        s.on('close', () => relay.sockets.delete(s));
         s.on('error', () => undefined);
       }
       client.pipe(upstream).pipe(client);
@@ -35,8 +36,8 @@ export class DbRelay {
       upstream.on('close', () => client.destroy());
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    relay = new DbRelay(server, (server.address() as { port: number }).port);
-    return relay;
+    holder.relay = new DbRelay(server, (server.address() as { port: number }).port);
+    return holder.relay;
   }
 
   cut() {
