@@ -161,7 +161,7 @@ describe('e-signature ceremony API', function () {
     const c = await start();
     let r = await anon.post(`/api/v1/esign/ceremony/${c.id}/resend`, { token: c.token });
     assert.equal(r.status, 409, r.text);
-    assert.deepEqual(r.body.allowed_actions, ['terms', 'expire']);
+    assert.deepEqual(r.body.allowed_actions, ['terms', 'expire', 'cancel']);
     await anon.post(`/api/v1/esign/ceremony/${c.id}/terms`, { token: c.token });
     const { r: presented } = await presentAndReadCode(c);
     assert.ok(presented.body.allowed_actions.includes('resend'));

@@ -2,3 +2,4 @@
 // in the same transaction as the change.
 export { appendAudit, verifyAuditChain, CHAIN_ORDER, PLATFORM_CHAIN, type AuditInput, type AuditRow, type ChainVerification } from './audit.chain';
 export { startAuditSealer, type AuditSealer } from './audit.sealer';
+export { AuditEvent } from './audit-event.model';

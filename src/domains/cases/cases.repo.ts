@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { CHAIN_ORDER } from '../audit';
 import { getSetting } from '../admin';
 import type { CaseStatus } from '../../../workflows/case/case.machine';
 import type { ListCasesQuery } from './cases.schemas';
@@ -59,16 +58,6 @@ export async function listCases(trx: Knex.Transaction, q: ListCasesQuery) {
 export async function getCase(trx: Knex.Transaction, id: string): Promise<CaseRow | undefined> {
   if (!isUuid(id)) return undefined;
   return trx('cases').where({ id }).first();
-}
-
-export async function caseEvents(trx: Knex.Transaction, id: string) {
-  return trx('case_events').where({ case_id: id }).orderBy([{ column: 'created_at', order: 'asc' }, { column: 'id' }])
-    .select('id', 'tipo', 'testo', 'actor', 'created_at');
-}
-
-export async function caseAudit(trx: Knex.Transaction, id: string) {
-  return trx('audit_events').where({ entity_type: 'case', entity_id: id }).orderByRaw(CHAIN_ORDER)
-    .select('seq', 'action', 'actor', 'occurred_at', 'data');
 }
 
 /** The tenant's SLA for cases: setting `case.sla_days` (validated by the admin catalogue), default 30 days. */

@@ -1,0 +1,30 @@
+import { Model, type QueryBuilderType, type TransactionOrKnex } from 'objection';
+import type { Knex } from 'knex';
+import { withTenant, type DbContext } from '../db/tenant';
+
+/**
+ * The house's Objection base: column names are the spec's snake_case Italian identifiers and
+ * the API's field names, so no name mapping (docs/architecture.md); `first()` adds a limit.
+ */
+export class BaseModel extends Model {
+  static override useLimitInFirst = true;
+}
+
+/**
+ * A tenant-owned table. Its rows are read and written only inside a tenant transaction
+ * (withTenant, or `inTenant` below), where row-level security shows that tenant alone:
+ * `of(trx)` is the one way in, so a query on the bare pool (which would see no tenant at all)
+ * cannot be written by mistake.
+ */
+export class TenantModel extends BaseModel {
+  declare cod_azienda: string;
+
+  /** The model's query builder on a tenant transaction. */
+  static of<M extends Model>(this: new () => M, trx: Knex.Transaction): QueryBuilderType<M> {
+    if (!trx?.isTransaction) throw new Error(`${(this as { name: string }).name}: tenant rows are read inside withTenant (pass its transaction)`);
+    return (this as unknown as typeof Model).query(trx as TransactionOrKnex) as QueryBuilderType<M>;
+  }
+}
+
+/** Runs model queries in one tenant transaction: `inTenant(db, { codAzienda, actor }, (trx) => Case.of(trx).findById(id))`. */
+export const inTenant = <T>(db: Knex, ctx: DbContext, fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(db, ctx, fn);
