@@ -65,6 +65,12 @@ export const PRODUCTION_SETTINGS: readonly ProductionSetting[] = [
   { names: ['ESIGN_CERTIFICATE'], purpose: 'X.509 certificate of that key, as PEM or a path' },
   { names: ['PUBLIC_BASE_URL'], purpose: 'https base of the links sent to customers', check: (v) => { const u = url(v, ['https:']); return typeof u === 'string' ? u : undefined; } },
   { names: ['DOCUMENT_STORE_DIR'], purpose: 'absolute path of the document store shared by web and worker', check: (v) => (isAbsolute(v) ? undefined : 'not an absolute path') },
+  { names: ['SMTP_URL', 'SMTP_HOST'], purpose: 'the mail relay (smtp:// or smtps:// URL, or its host); production runs no local mail server', check: (v, env) => {
+    if (!env.SMTP_URL) return undefined;
+    const u = url(v, ['smtp:', 'smtps:']);
+    return typeof u === 'string' ? u : undefined;
+  } },
+  { names: ['MAIL_FROM'], purpose: 'sender of every message (one-time codes, links, notifications); its domain names the Message-IDs', check: (v) => (/@[^@\s>]+\.[^@\s>]+/.test(v) ? undefined : 'not an address with a domain') },
   { names: ['TRUST_PROXY'], purpose: 'true: the web process serves plain HTTP behind a TLS proxy, and secure cookies need its X-Forwarded-Proto', check: (v) => (v === 'true' ? undefined : 'must be true') },
 ];
 

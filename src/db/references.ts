@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { withTenant } from './tenant';
 import { ValidationError, type FieldError } from '../http/errors';
+import { isUuid } from '../kit/ids';
 
 /**
  * What a field inside a request body may point at. Each lookup names the tenant explicitly
@@ -12,7 +13,7 @@ const LOOKUPS = {
   utente: {
     message: 'Utente non trovato in questa azienda',
     find: (trx: Knex.Transaction, tenant: string, v: string) =>
-      UUID.test(v) ? trx('utenti').where({ cod_utente: v, cod_azienda: tenant, attivo: true }).first('cod_utente') : undefined,
+      isUuid(v) ? trx('utenti').where({ cod_utente: v, cod_azienda: tenant, attivo: true }).first('cod_utente') : undefined,
   },
   /** A subject of the tenant: a customer in the registry or a screened subject. */
   soggetto: {
@@ -32,8 +33,6 @@ const LOOKUPS = {
       ], true).as('w')),
   },
 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ReferenceKind = keyof typeof LOOKUPS;
 /** Field path (as the 422 names it) -> what it must reference; absent values are not checked. */

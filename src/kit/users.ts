@@ -19,10 +19,3 @@ export async function assignableUsers(trx: Knex.Transaction, codAzienda: string)
     .whereRaw(`ruoli && ${WORKING_ROLES}`)
     .orderBy(['cognome', 'nome']).select('cod_utente', 'username', 'nome', 'cognome');
 }
-
-/** An active user of this tenant who can be assigned work, or undefined (another tenant's user does not exist here). */
-export async function assignableUser(trx: Knex.Transaction, codAzienda: string, codUtente: string) {
-  if (!isUuid(codUtente)) return undefined;
-  return trx('utenti').where({ cod_utente: codUtente, cod_azienda: codAzienda, attivo: true })
-    .whereRaw(`ruoli && ${WORKING_ROLES}`).first('cod_utente', 'username');
-}

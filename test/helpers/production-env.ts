@@ -27,5 +27,7 @@ export async function completeProductionEnv(): Promise<NodeJS.ProcessEnv> {
     PUBLIC_BASE_URL: 'https://aml.example',
     DOCUMENT_STORE_DIR: '/srv/compliance/documents',
     TRUST_PROXY: 'true',
+    SMTP_URL: 'smtp://relay:secret@smtp.aml.example:587',
+    MAIL_FROM: 'Compliance <no-reply@aml.example>',
   };
 }

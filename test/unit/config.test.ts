@@ -28,7 +28,7 @@ describe('configuration: production fails closed, development needs nothing', fu
     const problems = refused({ NODE_ENV: 'production', DATA_DIR: dataDir });
     assert.equal(problems.length, PRODUCTION_SETTINGS.length);
     for (const s of PRODUCTION_SETTINGS) assert.ok(problems.some((p) => p.startsWith(`${s.names.join(' or ')}: missing`)), s.names.join());
-    for (const name of ['SESSION_SECRET', 'SECRET_BOX_KEY', 'TENANT_CONTEXT_KEY', 'APP_DB_PASSWORD', 'PLATFORM_DB_PASSWORD', 'ESIGN_SIGNING_KEY', 'ESIGN_CERTIFICATE', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL']) {
+    for (const name of ['SESSION_SECRET', 'SECRET_BOX_KEY', 'TENANT_CONTEXT_KEY', 'APP_DB_PASSWORD', 'PLATFORM_DB_PASSWORD', 'ESIGN_SIGNING_KEY', 'ESIGN_CERTIFICATE', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'PUBLIC_BASE_URL', 'SMTP_URL', 'MAIL_FROM']) {
       assert.ok(problems.some((p) => p.includes(name)), name);
     }
     assert.equal(existsSync(dataDir), false, 'nothing generated under the data directory');
@@ -64,6 +64,8 @@ describe('configuration: production fails closed, development needs nothing', fu
       PUBLIC_BASE_URL: 'http://aml.example',
       DOCUMENT_STORE_DIR: 'documents',
       TRUST_PROXY: 'false',
+      SMTP_URL: 'http://smtp.aml.example',
+      MAIL_FROM: 'nessuno',
       SEED_DEMO: 'true',
     });
     const expect: [string, RegExp][] = [
@@ -76,6 +78,8 @@ describe('configuration: production fails closed, development needs nothing', fu
       ['PUBLIC_BASE_URL', /https/],
       ['DOCUMENT_STORE_DIR', /absolute/],
       ['TRUST_PROXY', /must be true/],
+      ['SMTP_URL or SMTP_HOST', /smtp/],
+      ['MAIL_FROM', /address/],
       ['SEED_DEMO', /never runs in production/],
     ];
     for (const [name, why] of expect) {

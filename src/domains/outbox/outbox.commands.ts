@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../http/errors';
 import { appendAudit } from '../audit';
-import type { QueuedMessage } from '.';
+import type { QueuedMessage } from './outbox.enqueue';
 import { toView } from './outbox.repo';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../kit/ids';
 
 /**
  * "Riprova": a failed message goes back to pending and gets a new delivery (the caller
@@ -12,7 +11,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * a sent one is never sent again.
  */
 export async function retryMessage(trx: Knex.Transaction, id: string, actor: string) {
-  if (!UUID.test(id)) throw notFound('Messaggio', 'm');
+  if (!isUuid(id)) throw notFound('Messaggio', 'm');
   const row = await trx('outbox_messages').where({ id }).forUpdate().first();
   if (!row) throw notFound('Messaggio', 'm');
   if (row.status !== 'failed') {

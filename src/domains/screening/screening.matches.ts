@@ -3,16 +3,17 @@ import { assertReferencesInTenant } from '../../db/references';
 import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
-import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
+import { conflict, notFound } from '../../http/errors';
 import { getSetting } from '../admin';
 import { appendAudit, CHAIN_ORDER } from '../audit';
-import { allowedActions, checkTransition } from '../../../workflows/lib/machine';
+import { allowedActions } from '../../../workflows/lib/machine';
 import { matchMachine, type MatchAction, type MatchEsito, type MatchStatus } from '../../../workflows/screening/screening.machine';
 import { subjectKey, type SubjectRow } from './screening.engine';
 import { getEntry } from './screening.store';
 import type { ListMatchesQuery } from './screening.schemas';
 import { isUuid } from '../../kit/ids';
 import { staffActor } from '../../kit/actor';
+import { decideInTransaction } from '../../kit/process';
 
 /** Screening matches: a table process (no workflow each); the machine decides every change. */
 
@@ -89,19 +90,12 @@ export async function matchDetail(deps: Deps, codAzienda: string, user: SessionU
   });
 }
 
-function reject(c: { code: string; state: string; action: string; allowedActions: string[]; missing?: string[] }): HttpError {
-  const extra = { state: c.state, allowed_actions: c.allowedActions };
-  const withExtra = (e: HttpError) => { Object.assign(e.extra, extra); return e; };
-  if (c.code === 'FOUR_EYES_REQUIRED') return withExtra(fourEyesRequired('La risoluzione deve essere confermata da un utente diverso da chi l\'ha richiesta'));
-  if (c.code === 'FORBIDDEN') return withExtra(forbidden('Il tuo ruolo non consente questa azione'));
-  if (c.code === 'MISSING_FIELDS') return new ValidationError((c.missing ?? []).map((f) => ({ path: f, message: 'Campo obbligatorio' })));
-  return invalidTransition(c.state, c.action, c.allowedActions);
-}
-
+/** The match machine decided on the locked row, in the caller's transaction (a table process: nothing waits). */
 function check(row: MatchRow, action: MatchAction, user: SessionUser, input: Record<string, unknown>) {
-  const c = checkTransition(matchMachine, { state: row.stato, action, actor: staffActor(user), record: { ...row }, input });
-  if (!c.ok) throw reject(c);
-  return c;
+  return decideInTransaction(matchMachine, {
+    state: row.stato, action, actor: staffActor(user), record: { ...row }, input,
+    messages: { FOUR_EYES_REQUIRED: 'La risoluzione deve essere confermata da un utente diverso da chi l\'ha richiesta' },
+  });
 }
 
 async function assign(trx: Knex.Transaction, codAzienda: string, user: SessionUser, row: MatchRow, assegnatario: string) {
