@@ -58,13 +58,14 @@ export const tooManyRequests = (detail: string, retryAfterSeconds: number) =>
   new HttpError(429, 'TOO_MANY_ATTEMPTS', 'Troppi tentativi', detail, { retry_after: retryAfterSeconds });
 
 export function problemBody(err: HttpError, instance?: string) {
+  // The details come first: RFC 9457's own members (status above all) always win.
   return {
+    ...err.extra,
     type: `/problems/${err.code.toLowerCase().replace(/_/g, '-')}`,
     title: err.title,
     status: err.status,
     detail: err.detail,
     code: err.code,
     ...(instance ? { instance } : {}),
-    ...err.extra,
   };
 }

@@ -34,7 +34,7 @@ export const registerEsignRoutes: RegisterRoutes = (router, { deps }) => {
       const r = await startCeremony(await esignTemporal(deps), { codAzienda: tenantOf(ctx), actor: staffActor(u), data: body });
       const row = await ceremonyByToken(deps, r.ceremonyId, r.token);
       ctx.set('Location', `/api/v1/esign/ceremony/${r.ceremonyId}`);
-      return { ...ceremonyView(row), token: r.token, signing_url: `${ctx.origin}${r.signingPath}` };
+      return { ...ceremonyView(row), token: r.token, signing_url: `${deps.config.publicBaseUrl}${r.signingPath}` };
     },
   });
 

@@ -15,7 +15,7 @@ export async function retryMessage(trx: Knex.Transaction, id: string, actor: str
   const row = await trx('outbox_messages').where({ id }).forUpdate().first();
   if (!row) throw notFound('Messaggio', 'm');
   if (row.status !== 'failed') {
-    throw conflict('MESSAGE_NOT_FAILED', row.status === 'sent' ? 'Il messaggio è già stato inviato' : 'Il messaggio è già in consegna', { status: row.status });
+    throw conflict('MESSAGE_NOT_FAILED', row.status === 'sent' ? 'Il messaggio è già stato inviato' : 'Il messaggio è già in consegna', { message_status: row.status });
   }
   const now = new Date();
   const [updated] = await trx('outbox_messages').where({ id }).update({ status: 'pending', failed_at: null, updated_at: now }, '*');
