@@ -1,30 +1,14 @@
 import type { Knex } from 'knex';
 import { getSetting } from '../admin';
-import type { CaseStatus } from '../../../workflows/case/case.machine';
+import type { CaseRecord } from '../../../workflows/case/case.contract';
 import type { ListCasesQuery } from './cases.schemas';
 import { isUuid } from '../../kit/ids';
 
 /** Reads of the case projection. Always inside withTenant: RLS hides other tenants' rows. */
 
-export interface CaseRow {
-  id: string;
-  cod_azienda: string;
-  titolo: string;
-  descrizione: string;
-  tipo: string;
-  priorita: string;
-  stato: CaseStatus;
-  cod_anagrafe: string | null;
-  assegnatario: string | null;
-  esito: string | null;
-  motivazione_chiusura: string | null;
-  opened_by: string;
-  closing_requested_by: string | null;
-  closed_by: string | null;
-  sla_days: number;
+/** A case row as read from PostgreSQL: the contract's record, with its dates as Date. */
+export interface CaseRow extends Omit<CaseRecord, 'sla_due_at' | 'created_at' | 'updated_at' | 'closed_at'> {
   sla_due_at: Date;
-  overdue: boolean;
-  workflow_id: string;
   created_at: Date;
   updated_at: Date;
   closed_at: Date | null;
