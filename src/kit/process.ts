@@ -53,6 +53,7 @@ export function updateErrorToHttp(err: unknown, map: UpdateErrorMapping = {}): u
     const own = map.failures?.(cause.type, cause);
     if (own) return own;
     if (cause.type === PROCESS_FAILURES.projectionFailed) return serviceUnavailable('Il salvataggio non è riuscito (servizio momentaneamente non disponibile): nulla è cambiato, riprova');
+    if (cause.type === PROCESS_FAILURES.invalidData) return new ValidationError([], 'I dati inviati non possono essere memorizzati: nulla è cambiato');
     if (MACHINE_CODES.has(cause.type)) {
       const details = (cause.details?.[0] ?? { state: map.fallback?.state ?? '', action: map.fallback?.action ?? '', allowed_actions: [] }) as TransitionFailureDetails;
       return rejectionToHttp(cause.type, details, map.messages);

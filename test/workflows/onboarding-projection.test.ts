@@ -111,7 +111,7 @@ describe('onboarding workflow: projection first (time-skipping server)', functio
       failOnce.add(`${c.caseId}:submit`);
       const refused = await rejection(c.act('submit'));
       assert.equal(refused.type, 'PROJECTION_FAILED');
-      assert.match(refused.message, /could not be recorded \(the database refused the row\): the case stays draft/);
+      assert.match(refused.message, /could not be recorded \(the database refused the row\): the record stays draft/);
       assert.deepEqual(await c.state(), draft, 'not a field moved: status, risk, submission count, four-eyes, timers');
       assert.deepEqual((await c.h.describe()).searchAttributes.RecordStatus, ['draft'], 'nor the published status');
 

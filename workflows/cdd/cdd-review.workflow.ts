@@ -1,9 +1,9 @@
 import {
-  allHandlersFinished, condition, patched, proxyActivities, setHandler, upsertSearchAttributes, uuid4,
+  allHandlersFinished, condition, patched, proxyActivities, setHandler, uuid4,
 } from '@temporalio/workflow';
 import type { createCddReviewActivities } from '../../activities/cdd/cdd-review.activities';
 import { checkTransition, type MachineActor } from '../lib/machine';
-import { CodAzienda, DueAt, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
+import { publishRecord } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
 import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
@@ -45,13 +45,7 @@ export async function cddReviewWorkflow(input: CddReviewInput): Promise<CddRevie
   let published = false;
   const publish = () => {
     published = true;
-    upsertSearchAttributes([
-      { key: CodAzienda, value: input.codAzienda },
-      { key: RecordType, value: CDD_REVIEW_RECORD_TYPE },
-      { key: RecordId, value: input.reviewId },
-      { key: RecordStatus, value: state.status },
-      { key: DueAt, value: new Date(state.dueAt) },
-    ]);
+    publishRecord({ codAzienda: input.codAzienda, recordType: CDD_REVIEW_RECORD_TYPE, recordId: input.reviewId, status: state.status, dueAt: state.dueAt });
   };
   if (controlled) publish();
 

@@ -1,11 +1,11 @@
 import {
   allHandlersFinished, ApplicationFailure, CancellationScope, condition, getExternalWorkflowHandle, isCancellation, patched, proxyActivities, setHandler,
-  upsertSearchAttributes, uuid4,
+  uuid4,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
+import { publishRecord } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
 import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
@@ -47,12 +47,7 @@ export async function esignCeremonyWorkflow(input: EsignWorkflowInput): Promise<
   const check = (args: { action: string; otp?: string }, actor: MachineActor) =>
     checkTransition(esignMachine, { state: state.status, action: args.action, actor, input: { ...args } });
 
-  const publishStatus = () => upsertSearchAttributes([
-    { key: CodAzienda, value: input.codAzienda },
-    { key: RecordType, value: ESIGN_RECORD_TYPE },
-    { key: RecordId, value: input.ceremonyId },
-    { key: RecordStatus, value: state.status },
-  ]);
+  const publishStatus = () => publishRecord({ codAzienda: input.codAzienda, recordType: ESIGN_RECORD_TYPE, recordId: input.ceremonyId, status: state.status });
   const moveTo = (to: EsignWorkflowState['status']) => { state.status = to; state.transitions++; publishStatus(); };
 
   /** The parent learns how its ceremony ended; it may be gone (finished, erased): the ceremony's own end stands regardless. */

@@ -1,9 +1,9 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import {
-  ActivityFailure, allHandlersFinished, ApplicationFailure, condition, setHandler, upsertSearchAttributes, workflowInfo,
+  ActivityFailure, allHandlersFinished, ApplicationFailure, condition, setHandler, workflowInfo,
 } from '@temporalio/workflow';
 import { checkTransition, isFinal, type MachineActor, type MachineDef, type TransitionCheck } from './machine';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from './search-attributes';
+import { publishRecord } from './search-attributes';
 import { createSerialQueue } from './serial';
 import { transitionFailure } from './transition-failure';
 
@@ -24,7 +24,25 @@ export const PROCESS_FAILURES = {
   notCreated: 'NOT_CREATED',
   /** The projection could not be written (database down, timeout): nothing changed, try again. */
   projectionFailed: 'PROJECTION_FAILED',
+  /** The database refused the data itself (activities/lib/data-errors.ts): retrying cannot help. */
+  invalidData: 'INVALID_DATA',
 } as const;
+
+/**
+ * An activity's failure as the update's answer: a refusal of its own (a non-retryable
+ * application failure with a type the process knows) keeps its type; anything else means
+ * the step was not written, so nothing changed and it can be asked again.
+ */
+export function projectionFailure(err: ActivityFailure, known: (type: string) => boolean, context: { action: string; state: string }): ApplicationFailure {
+  const cause = err.cause instanceof ApplicationFailure ? err.cause : undefined;
+  if (cause?.type && (known(cause.type) || cause.type === PROCESS_FAILURES.invalidData)) {
+    return ApplicationFailure.create({ type: cause.type, message: cause.message, nonRetryable: true, details: cause.details ? [...cause.details] : [] });
+  }
+  return ApplicationFailure.create({
+    type: PROCESS_FAILURES.projectionFailed, nonRetryable: true, cause: err, details: [context],
+    message: `${context.action} could not be recorded (${err.cause?.message ?? err.message}): the record stays ${context.state}`,
+  });
+}
 
 /**
  * The skeleton of a process that keeps one record: serialised updates checked by the
@@ -44,12 +62,7 @@ export function recordProcess<S extends string, A extends string, St extends Rec
   const { machine, state } = opts;
   const serial = createSerialQueue();
 
-  const publishStatus = () => upsertSearchAttributes([
-    { key: CodAzienda, value: opts.codAzienda },
-    { key: RecordType, value: opts.recordType },
-    { key: RecordId, value: opts.recordId },
-    { key: RecordStatus, value: state.status },
-  ]);
+  const publishStatus = () => publishRecord({ codAzienda: opts.codAzienda, recordType: opts.recordType, recordId: opts.recordId, status: state.status });
 
   const check = (action: string, actor: MachineActor, input: Record<string, unknown> = {}): TransitionCheck<S, A> =>
     checkTransition(machine, { state: state.status, action, actor, record: opts.guards?.(), input });
@@ -60,16 +73,12 @@ export function recordProcess<S extends string, A extends string, St extends Rec
   });
 
   /** Runs a projection; a failure (after its bounded retries) leaves the workflow as it was and says so. */
-  async function project<T>(write: () => Promise<T>): Promise<T> {
+  async function project<T>(write: () => Promise<T>, action = 'projection'): Promise<T> {
     try {
       return await write();
     } catch (err) {
-      if (err instanceof ActivityFailure) {
-        const cause = err.cause instanceof ApplicationFailure ? err.cause : undefined;
-        // A refusal of the data itself (a non-retryable application failure) keeps its type.
-        if (cause?.nonRetryable && cause.type) throw ApplicationFailure.create({ type: cause.type, message: cause.message, nonRetryable: true, details: cause.details ? [...cause.details] : [] });
-        throw ApplicationFailure.create({ type: PROCESS_FAILURES.projectionFailed, message: `projection failed: ${err.cause?.message ?? err.message}`, nonRetryable: true });
-      }
+      // A refusal of the data itself (a non-retryable application failure) keeps its type.
+      if (err instanceof ActivityFailure) throw projectionFailure(err, () => err.cause instanceof ApplicationFailure && !!err.cause.nonRetryable, { action, state: state.status });
       throw err;
     }
   }

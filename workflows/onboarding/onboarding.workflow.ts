@@ -1,13 +1,14 @@
 import {
   ActivityFailure, allHandlersFinished, ApplicationFailure, ParentClosePolicy, condition, continueAsNew, log, patched, proxyActivities, setHandler,
-  startChild, upsertSearchAttributes, uuid4, workflowInfo, type ChildWorkflowHandle,
+  startChild, uuid4, workflowInfo, type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
 import { CEREMONY_TTL_MS, esignCompletedSignal, esignEndedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
 import { STEP_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
+import { projectionFailure } from '../lib/record-process';
+import { publishRecord } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
 import { transitionFailure } from '../lib/transition-failure';
 import {
@@ -81,12 +82,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     return now.ok || !pending ? now : checkIn({ ...state, ...pending }, action, actor, args);
   };
 
-  const publishStatus = () => upsertSearchAttributes([
-    { key: CodAzienda, value: input.codAzienda },
-    { key: RecordType, value: ONBOARDING_RECORD_TYPE },
-    { key: RecordId, value: input.caseId },
-    { key: RecordStatus, value: state.status },
-  ]);
+  const publishStatus = () => publishRecord({ codAzienda: input.codAzienda, recordType: ONBOARDING_RECORD_TYPE, recordId: input.caseId, status: state.status });
   if (input.state) publishStatus();
 
   /** A handler's work; an activity failure that is not a refusal the API knows says the step did not happen. */
@@ -95,12 +91,9 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
       return await work();
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      const cause = err.cause;
-      if (cause instanceof ApplicationFailure && cause.type && KNOWN_REFUSALS.has(cause.type)) throw err;
-      throw ApplicationFailure.create({
-        type: ONBOARDING_FAILURES.projectionFailed, nonRetryable: true, cause: err, details: [{ action, state: state.status }],
-        message: `${action} could not be recorded (${cause?.message ?? err.message}): the case stays ${state.status}`,
-      });
+      // The refusals the API knows travel as they are; the kit says what anything else means.
+      if (err.cause instanceof ApplicationFailure && err.cause.type && KNOWN_REFUSALS.has(err.cause.type)) throw err;
+      throw projectionFailure(err, (t) => KNOWN_REFUSALS.has(t), { action, state: state.status });
     }
   };
 

@@ -1,6 +1,6 @@
-import { proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createScreeningBatchActivities } from '../../activities/screening/screening-batch.activities';
-import { CodAzienda, RecordId, RecordStatus, RecordType } from '../lib/search-attributes';
+import { publishRecord } from '../lib/search-attributes';
 import {
   INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, screeningBatchProgressQuery, type ScreeningBatchInput, type ScreeningBatchProgress,
 } from './screening.contract';
@@ -13,10 +13,7 @@ const acts = proxyActivities<ReturnType<typeof createScreeningBatchActivities>>(
 export async function screeningBatchWorkflow(input: ScreeningBatchInput): Promise<ScreeningBatchProgress> {
   const progress: ScreeningBatchProgress = { total: input.subjects.length, done: 0, matchesCreated: 0, status: 'running' };
   setHandler(screeningBatchProgressQuery, () => progress);
-  const publish = () => upsertSearchAttributes([
-    { key: CodAzienda, value: input.codAzienda }, { key: RecordType, value: SCREENING_BATCH_RECORD_TYPE },
-    { key: RecordId, value: input.batchId }, { key: RecordStatus, value: progress.status },
-  ]);
+  const publish = () => publishRecord({ codAzienda: input.codAzienda, recordType: SCREENING_BATCH_RECORD_TYPE, recordId: input.batchId, status: progress.status });
   publish();
   for (let i = 0; i < input.subjects.length; i += INLINE_BATCH_LIMIT) {
     const chunk = input.subjects.slice(i, i + INLINE_BATCH_LIMIT);
