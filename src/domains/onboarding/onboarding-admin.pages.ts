@@ -1,7 +1,7 @@
 import { hasRole } from '../../http/auth';
 import { DOCUMENT_READERS } from './onboarding-admin.routes';
 import type { z } from 'zod';
-import { STAFF_READ, type Role } from '../../kit/roles';
+import { STAFF_READ } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
@@ -9,6 +9,7 @@ import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramSvg } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
+import { rolesFor } from '../../kit/process';
 import type { RegisterRoutes } from '../../kit/area';
 import {
   AZIONE_LABELS, CANALE_LABELS, CERIMONIA_LABELS, CERIMONIA_SCOPO_LABELS, CONTROLLO_LABELS, DOCUMENTO_LABELS, PROVA_LABELS,
@@ -21,7 +22,6 @@ import {
 } from './onboarding-admin.service';
 import { staff } from '../../kit/access';
 
-const REVIEWERS: Role[] = ['co', 'analyst'];
 const BASE = '/admin/onboarding/cases';
 const labels = {
   stato: STATO_LABELS, statoTone: STATO_TONES, rischio: RISCHIO_LABELS, rischioTone: RISCHIO_TONES, soggetto: SOGGETTO_LABELS,
@@ -70,9 +70,10 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
    * as a message in Italian; a missing case or wallet stays a 404 page.
    */
   const action = <S extends z.ZodType>(
-    path: string, roles: Role[], schema: S, form: FormName, act: ReviewAction,
+    path: string, schema: S, form: FormName, act: ReviewAction,
     toInput: (v: z.infer<S>, ctx: Ctx) => Record<string, string | undefined>, done: (d: OnboardingDetail) => string,
-  ) => router.post(`${BASE}/:id/${path}`, staff(roles), async (ctx) => {
+    // Who may ask is who the machine lets take the action in some state; it decides the rest.
+  ) => router.post(`${BASE}/:id/${path}`, staff(rolesFor(onboardingMachine, act)), async (ctx) => {
     const back = `${BASE}/${encodeURIComponent(ctx.params.id!)}`;
     const body = formBody(ctx);
     const walletId = ctx.params.walletId;
@@ -90,12 +91,12 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
     redirectWithFlash(ctx, back, 'success', done(d));
   });
 
-  action('approva', REVIEWERS, noteBody, 'approva', 'approve', (v) => ({ note: v.note }),
+  action('approva', noteBody, 'approva', 'approve', (v) => ({ note: v.note }),
     (d) => (d.stato === 'pending_second_approval' ? 'Prima approvazione registrata: serve la conferma di un altro responsabile antiriciclaggio' : 'Pratica approvata: cliente e rapporto creati'));
-  action('completa-approvazione', ['co'], noteBody, 'completa', 'complete-approval', (v) => ({ note: v.note }), () => 'Approvazione confermata: cliente e rapporto creati');
-  action('respingi', REVIEWERS, rejectBody, 'respingi', 'reject', (v) => ({ reason: v.reason }), () => 'Pratica respinta');
-  action('richiedi-informazioni', REVIEWERS, requestInfoBody, 'informazioni', 'request-info', (v) => ({ message: v.message }),
+  action('completa-approvazione', noteBody, 'completa', 'complete-approval', (v) => ({ note: v.note }), () => 'Approvazione confermata: cliente e rapporto creati');
+  action('respingi', rejectBody, 'respingi', 'reject', (v) => ({ reason: v.reason }), () => 'Pratica respinta');
+  action('richiedi-informazioni', requestInfoBody, 'informazioni', 'request-info', (v) => ({ message: v.message }),
     () => 'Richiesta inviata: il cliente riceve un nuovo link per completare la pratica');
-  action('wallet/:walletId/verifica', REVIEWERS, noteBody, 'revoca', 'wallet-verify', (v, ctx) => ({ wallet_id: ctx.params.walletId, note: v.note }), () => 'Wallet verificato');
-  action('wallet/:walletId/revoca', REVIEWERS, revokeWalletBody, 'revoca', 'wallet-revoke', (v, ctx) => ({ wallet_id: ctx.params.walletId, reason: v.reason }), () => 'Wallet revocato');
+  action('wallet/:walletId/verifica', noteBody, 'revoca', 'wallet-verify', (v, ctx) => ({ wallet_id: ctx.params.walletId, note: v.note }), () => 'Wallet verificato');
+  action('wallet/:walletId/revoca', revokeWalletBody, 'revoca', 'wallet-revoke', (v, ctx) => ({ wallet_id: ctx.params.walletId, reason: v.reason }), () => 'Wallet revocato');
 };

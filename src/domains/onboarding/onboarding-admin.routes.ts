@@ -8,8 +8,9 @@ import {
   adminListQuery, downloadDocument, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody,
 } from './onboarding-admin.service';
 import { staff } from '../../kit/access';
+import { rolesFor } from '../../kit/process';
+import { onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
 
-const REVIEWERS: Role[] = ['co', 'analyst'];
 /** Identity documents are for the people who check them (and audit the checks), not for read-only users. */
 export const DOCUMENT_READERS: Role[] = ['admin', 'co', 'sos', 'analyst', 'auditor'];
 const tag = 'Onboarding (revisione)';
@@ -50,22 +51,22 @@ export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps }) 
   });
 
   router.api({
-    method: 'POST', path: `${base}/:id/approve`, summary: 'Approva (o prima approvazione se il rischio richiede i quattro occhi)', tag, access: staff(REVIEWERS), body: noteBody, response: detailResponse,
+    method: 'POST', path: `${base}/:id/approve`, summary: 'Approva (o prima approvazione se il rischio richiede i quattro occhi)', tag, access: staff(rolesFor(onboardingMachine, 'approve')), body: noteBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'approve', { note: body.note }),
   });
 
   router.api({
-    method: 'POST', path: `${base}/:id/complete-approval`, summary: 'Approvazione definitiva (quattro occhi)', tag, access: staff(['co']), body: noteBody, response: detailResponse,
+    method: 'POST', path: `${base}/:id/complete-approval`, summary: 'Approvazione definitiva (quattro occhi)', tag, access: staff(rolesFor(onboardingMachine, 'complete-approval')), body: noteBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'complete-approval', { note: body.note }),
   });
 
   router.api({
-    method: 'POST', path: `${base}/:id/reject`, summary: 'Respinge la pratica', tag, access: staff(REVIEWERS), body: rejectBody, response: detailResponse,
+    method: 'POST', path: `${base}/:id/reject`, summary: 'Respinge la pratica', tag, access: staff(rolesFor(onboardingMachine, 'reject')), body: rejectBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'reject', { reason: body.reason }),
   });
 
   router.api({
-    method: 'POST', path: `${base}/:id/request-info`, summary: 'Chiede informazioni al cliente (nuovo link via e-mail)', tag, access: staff(REVIEWERS), body: requestInfoBody, response: detailResponse,
+    method: 'POST', path: `${base}/:id/request-info`, summary: 'Chiede informazioni al cliente (nuovo link via e-mail)', tag, access: staff(rolesFor(onboardingMachine, 'request-info')), body: requestInfoBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'request-info', { message: body.message }),
   });
 
@@ -82,12 +83,12 @@ export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps }) 
   });
 
   router.api({
-    method: 'POST', path: `${base}/:id/wallets/:walletId/verify`, summary: 'Verifica un wallet del cliente', tag, access: staff(REVIEWERS), body: noteBody, response: detailResponse,
+    method: 'POST', path: `${base}/:id/wallets/:walletId/verify`, summary: 'Verifica un wallet del cliente', tag, access: staff(rolesFor(onboardingMachine, 'wallet-verify')), body: noteBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'wallet-verify', { wallet_id: params.walletId!, note: body.note }),
   });
 
   router.api({
-    method: 'POST', path: `${base}/:id/wallets/:walletId/revoke`, summary: 'Revoca un wallet del cliente', tag, access: staff(REVIEWERS), body: revokeWalletBody, response: detailResponse,
+    method: 'POST', path: `${base}/:id/wallets/:walletId/revoke`, summary: 'Revoca un wallet del cliente', tag, access: staff(rolesFor(onboardingMachine, 'wallet-revoke')), body: revokeWalletBody, response: detailResponse,
     handler: (ctx, { body, params }) => reviewOnboarding(deps, tenantOf(ctx), ctx.state.user!, params.id!, 'wallet-revoke', { wallet_id: params.walletId!, reason: body.reason }),
   });
 };
