@@ -1,6 +1,5 @@
 import { Model, type QueryBuilderType, type TransactionOrKnex } from 'objection';
 import type { Knex } from 'knex';
-import { withTenant, type DbContext } from '../db/tenant';
 
 /**
  * The house's Objection base: column names are the spec's snake_case Italian identifiers and
@@ -12,7 +11,7 @@ export class BaseModel extends Model {
 
 /**
  * A tenant-owned table. Its rows are read and written only inside a tenant transaction
- * (withTenant, or `inTenant` below), where row-level security shows that tenant alone:
+ * (withTenant), where row-level security shows that tenant alone:
  * `of(trx)` is the one way in, so a query on the bare pool (which would see no tenant at all)
  * cannot be written by mistake.
  */
@@ -25,6 +24,3 @@ export class TenantModel extends BaseModel {
     return (this as unknown as typeof Model).query(trx as TransactionOrKnex) as QueryBuilderType<M>;
   }
 }
-
-/** Runs model queries in one tenant transaction: `inTenant(db, { codAzienda, actor }, (trx) => Case.of(trx).findById(id))`. */
-export const inTenant = <T>(db: Knex, ctx: DbContext, fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(db, ctx, fn);

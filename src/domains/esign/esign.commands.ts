@@ -8,8 +8,8 @@ import {
 import { CEREMONY_TTL_MS, esignMachine, SIGNER_ROLE, type EsignStatus } from '../../../workflows/esign/esign.machine';
 import { checkTransition, isFinal, type MachineActor } from '../../../workflows/lib/machine';
 import type { TransitionFailureDetails } from '../../../workflows/lib/transition-failure';
-import { conflict, forbidden, HttpError, invalidTransition, tooManyRequests, ValidationError } from '../../http/errors';
-import { executeUpdate, startWithUpdate, type UpdateErrorMapping } from '../../kit/process';
+import { conflict, HttpError, tooManyRequests } from '../../http/errors';
+import { executeUpdate, rejectionToHttp as machineRejection, startWithUpdate, type UpdateErrorMapping } from '../../kit/process';
 import { newRecordId } from '../../kit/request-context';
 import { DEFAULT_CONSENT, type StartCeremonyInput } from './esign.schemas';
 
@@ -41,12 +41,11 @@ export async function startCeremony(t: EsignTemporal, p: { codAzienda: string; a
   return { ceremonyId, workflowId, token, signingPath: `/esign/ceremony/${ceremonyId}?token=${token}`, state };
 }
 
+/** The ceremony's own refusals (the resend limits); the machine's are the kit's. */
 export function rejectionToHttp(code: string, d: TransitionFailureDetails & { retry_after?: number }): HttpError {
   if (code === RESEND_TOO_SOON) return tooManyRequests(`Hai appena ricevuto un codice: potrai chiederne un altro tra ${d.retry_after ?? 60} secondi`, d.retry_after ?? 60);
   if (code === RESEND_LIMIT) return conflict(RESEND_LIMIT, 'Hai già ricevuto il numero massimo di codici per questa firma: contatta chi ti ha inviato il link');
-  if (code === 'MISSING_FIELDS') return new ValidationError((d.missing ?? []).map((f) => ({ path: f, message: 'Campo obbligatorio' })));
-  if (code === 'FORBIDDEN') return forbidden();
-  return invalidTransition(d.state, d.action, d.allowed_actions);
+  return machineRejection(code, d);
 }
 
 /** One signer step through the workflow; a finished ceremony is answered by the machine here. */

@@ -8,9 +8,9 @@ import {
   type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState, type ValidationIssue,
 } from '../../../workflows/onboarding/onboarding.contract';
 import { CUSTOMER_ROLE, onboardingMachine, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
-import { conflict, forbidden, fourEyesRequired, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
+import { conflict, HttpError, invalidTransition, notFound, ValidationError } from '../../http/errors';
 import { documentLimitMessage } from './document-limits';
-import { executeUpdate, startWithUpdate, type UpdateErrorMapping } from '../../kit/process';
+import { executeUpdate, rejectionToHttp, startWithUpdate, type RejectionMessages, type UpdateErrorMapping } from '../../kit/process';
 import { newRecordId } from '../../kit/request-context';
 
 export interface OnboardingTemporal { client: Client; taskQueue: string }
@@ -37,6 +37,8 @@ export async function startOnboarding(t: OnboardingTemporal, p: { codAzienda: st
   return { caseId, workflowId, state };
 }
 
+const MESSAGES: RejectionMessages = { FOUR_EYES_REQUIRED: 'L\'approvazione definitiva deve essere data da un utente diverso da chi ha approvato per primo' };
+
 const RETENTION_DETAIL = 'La pratica è già stata inviata: i dati e i documenti raccolti per l\'adeguata verifica devono essere conservati per 10 anni '
   + '(art. 31 d.lgs. 231/2007), e l\'obbligo di conservazione prevale sulla richiesta di cancellazione (art. 17, par. 3, lett. b, GDPR).';
 
@@ -47,18 +49,10 @@ export function onboardingFailureToHttp(type: string, message: string, details: 
     case 'INVALID_TRANSITION':
       if (action === 'erase') return conflict('AML_RETENTION', RETENTION_DETAIL, { state: d.state, action, allowed_actions: d.allowed_actions ?? [], retention_years: 10 });
       return invalidTransition(String(d.state), String(d.action ?? action), d.allowed_actions ?? []);
-    case 'FOUR_EYES_REQUIRED': {
-      const e = fourEyesRequired('L\'approvazione definitiva deve essere data da un utente diverso da chi ha approvato per primo');
-      Object.assign(e.extra, { allowed_actions: d.allowed_actions ?? [], state: d.state });
-      return e;
-    }
-    case 'FORBIDDEN': {
-      const e = forbidden('Il tuo ruolo non consente questa azione');
-      Object.assign(e.extra, { allowed_actions: d.allowed_actions ?? [], state: d.state });
-      return e;
-    }
+    case 'FOUR_EYES_REQUIRED':
+    case 'FORBIDDEN':
     case 'MISSING_FIELDS':
-      return new ValidationError((d.missing ?? []).map((f) => ({ path: f, message: 'Campo obbligatorio' })));
+      return rejectionToHttp(type, { state: String(d.state ?? ''), action: String(d.action ?? action ?? ''), allowed_actions: d.allowed_actions ?? [], missing: d.missing }, MESSAGES);
     case ONBOARDING_FAILURES.validation: {
       const issues = (d.issues ?? []) as ValidationIssue[];
       const e = new ValidationError(issues.map((i) => ({ path: i.path, message: i.message })), 'La pratica è incompleta: completa i campi indicati prima di inviarla');
