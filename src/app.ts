@@ -15,6 +15,7 @@ import { methodNotAllowed } from './http/method-not-allowed';
 import { Navigation } from './http/navigation';
 import { OpenApiRegistry } from './http/openapi';
 import { areaPlaceholder } from './http/placeholder';
+import { serverTiming } from './http/server-timing';
 import { SessionStore } from './http/session-store';
 import { staticAssets } from './http/static';
 import { refuseUnstorableInput, refuseUnstorableParams } from './http/storable-text';
@@ -39,6 +40,7 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   refuseUnstorableParams(router);
   const navigation = new Navigation(areas.flatMap((a) => a.navigation ?? []));
 
+  app.use(serverTiming());
   app.use(securityHeaders(deps.config.secureCookies));
   app.use(errorHandler(views, deps.logger));
   app.use(staticAssets());

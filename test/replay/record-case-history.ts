@@ -2,7 +2,7 @@
  * Records the history of a real case workflow on the dev server into
  * test/replay/histories/. Run it again when a deliberate, patched change needs a new
  * baseline; old histories stay, so the new code must still replay them.
- *   node --import tsx test/replay/record-case-history.ts
+ *   node --import tsx test/replay/record-case-history.ts [file name, default case-full-lifecycle.json]
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ async function main() {
     // The CLI writes proto3 JSON, the format Worker.runReplayHistories reads back.
     const json = execFileSync(temporalCliPath(), ['workflow', 'show', '--workflow-id', workflowId, '--address', env.temporalAddress,
       '--namespace', env.deps.config.temporal.namespace, '--output', 'json'], { encoding: 'utf8' });
-    const file = join(import.meta.dirname, 'histories', 'case-full-lifecycle.json');
+    const file = join(import.meta.dirname, 'histories', process.argv[2] ?? 'case-full-lifecycle.json');
     writeFileSync(file, json);
     console.log(`wrote ${file} (${JSON.parse(json).events.length} events)`);
   } finally {

@@ -7,7 +7,7 @@
  * continue-as-new after a dozen events, the first run of a case that continued as new. Run
  * it again when a deliberate, patched change needs a new baseline: give the files new names,
  * old histories stay, so the new code must still replay them.
- *   node --import tsx test/replay/record-onboarding-history.ts
+ *   node --import tsx test/replay/record-onboarding-history.ts [suffix of the new file names]
  */
 import assert from 'node:assert/strict';
 import { staffActor } from '../../src/kit/actor';
@@ -28,7 +28,7 @@ const dump = (env: TestEnv, workflowId: string, name: string, runId?: string) =>
   // The CLI writes proto3 JSON, the format Worker.runReplayHistories reads back.
   const json = execFileSync(temporalCliPath(), ['workflow', 'show', '--workflow-id', workflowId, ...(runId ? ['--run-id', runId] : []),
     '--address', env.temporalAddress, '--namespace', env.deps.config.temporal.namespace, '--output', 'json'], { encoding: 'utf8' });
-  const file = join(import.meta.dirname, 'histories', name);
+  const file = join(import.meta.dirname, 'histories', process.argv[2] ? name.replace(/\.json$/, `-${process.argv[2]}.json`) : name);
   writeFileSync(file, json);
   console.log(`wrote ${file} (${JSON.parse(json).events.length} events)`);
 };

@@ -1,6 +1,7 @@
 import { condition, continueAsNew, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { createCaseActivities } from '../../activities/case/case.activities';
-import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
+import { BACKGROUND_ACTIVITY } from '../lib/activity-options';
+import { transitionProjections } from '../lib/projections';
 import { recordProcess } from '../lib/record-process';
 import { waitForDeadline } from '../lib/sla';
 import {
@@ -11,7 +12,7 @@ import { caseMachine } from './case.machine';
 
 type CaseActivities = ReturnType<typeof createCaseActivities>;
 const NOT_FOUND = ['CASE_NOT_FOUND'];
-const acts = proxyActivities<CaseActivities>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
+const acts = transitionProjections<CaseActivities>(NOT_FOUND);
 const background = proxyActivities<CaseActivities>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 
 /**

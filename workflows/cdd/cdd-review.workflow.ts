@@ -7,6 +7,7 @@ import { publishRecord } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
 import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
+import { transitionProjections } from '../lib/projections';
 import {
   CDD_REVIEW_RECORD_TYPE, cancelCddReviewUpdate, cddReviewStateQuery, rescheduleCddReviewUpdate,
   type CddReviewChange, type CddReviewInput, type CddReviewState,
@@ -19,10 +20,7 @@ const timerActs = proxyActivities<ReturnType<typeof createCddReviewActivities>>(
   retry: { initialInterval: '1 second', maximumInterval: '10 minutes' },
 });
 // A change is asked for by a person waiting on the answer: a few quick attempts, then the update fails and nothing moved.
-const changeActs = proxyActivities<ReturnType<typeof createCddReviewActivities>>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumInterval: '2 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['CDD_REVIEW_NOT_FOUND'] },
-});
+const changeActs = transitionProjections<ReturnType<typeof createCddReviewActivities>>(['CDD_REVIEW_NOT_FOUND']);
 
 /**
  * Reviews started before this patch replay their recorded path: no search attributes at

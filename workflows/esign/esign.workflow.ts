@@ -3,7 +3,8 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
-import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
+import { BACKGROUND_ACTIVITY } from '../lib/activity-options';
+import { transitionProjections } from '../lib/projections';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { publishRecord } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
@@ -18,7 +19,7 @@ import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, 
 type EsignActs = ReturnType<typeof createEsignActivities>;
 const NOT_FOUND = ['ESIGN_NOT_FOUND'];
 /** The signer's steps: the signer is waiting, so they fail fast and the step can be tried again. */
-const acts = proxyActivities<EsignActs>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
+const acts = transitionProjections<EsignActs>(NOT_FOUND);
 /** The ceremony's end by expiry or cancellation: nobody waits, it rides out an outage. */
 const background = proxyActivities<EsignActs>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 

@@ -1,4 +1,4 @@
-import type { ActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
 /**
  * Activities an update handler awaits (projections of a transition). Somebody is waiting
@@ -28,4 +28,15 @@ export const STEP_ACTIVITY: ActivityOptions = {
 export const BACKGROUND_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
+
+/**
+ * The same bounds for a projection run as a local activity (workflows/lib/projections.ts):
+ * the worker runs it inside the update's own workflow task, so the caller gets the answer
+ * as soon as the projection is committed, without the task-queue round trips of an activity.
+ */
+export const TRANSITION_LOCAL_ACTIVITY: LocalActivityOptions = {
+  startToCloseTimeout: TRANSITION_ACTIVITY.startToCloseTimeout,
+  scheduleToCloseTimeout: TRANSITION_ACTIVITY.scheduleToCloseTimeout,
+  retry: TRANSITION_ACTIVITY.retry,
 };

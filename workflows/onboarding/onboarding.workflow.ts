@@ -5,7 +5,8 @@ import {
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
 import { CEREMONY_TTL_MS, esignCompletedSignal, esignEndedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
-import { STEP_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
+import { STEP_ACTIVITY } from '../lib/activity-options';
+import { transitionProjections } from '../lib/projections';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { projectionFailure } from '../lib/record-process';
 import { publishRecord } from '../lib/search-attributes';
@@ -27,7 +28,11 @@ const acts = proxyActivities<ReturnType<typeof createOnboardingActivities>>({
   },
 });
 
-const esignActs = proxyActivities<EsignActivities>(TRANSITION_ACTIVITY);
+const esignActs = transitionProjections<EsignActivities>();
+/** The light projections of edits and decisions, which somebody waits for: local activities in the update's task. */
+const projections = transitionProjections<ReturnType<typeof createOnboardingActivities>>([
+  ONBOARDING_FAILURES.notFound, ONBOARDING_FAILURES.conflict, ONBOARDING_FAILURES.tooManyDocuments, ONBOARDING_FAILURES.documentsTooLarge,
+]);
 
 /** Versioning marker: the applicant is told the decision (see docs/architecture.md, Versioning). */
 const APPLICANT_OUTCOME_PATCH = 'applicant-outcome-message';
@@ -104,12 +109,12 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     if (!projectionFirst) {
       // A run from before the patch moved first: the same order keeps its history replaying.
       commit();
-      await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
+      await projections.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
       return;
     }
     pending = { status: to, approvedBy: changes.approvedBy !== undefined ? changes.approvedBy : state.approvedBy };
     try {
-      await acts.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
+      await projections.recordOnboardingTransition({ ...step(actor), action, from, to, extra });
     } finally {
       pending = null;
     }
@@ -147,7 +152,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
 
   setHandler(createOnboardingUpdate, (args) => serial(() => guarded('create', async () => {
     if (state.created) return state;
-    await acts.createOnboardingProjection({ ...step(args.actor), data: args.data, workflowId: wfId });
+    await projections.createOnboardingProjection({ ...step(args.actor), data: args.data, workflowId: wfId });
     state.created = true;
     state.subjectType = args.data.subjectType ?? null;
     publishStatus();
@@ -160,13 +165,13 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         if (state.travelRule.status === 'signing' || state.travelRule.status === 'signed' || state.travelRule.status === 'completed') {
           throw fail(ONBOARDING_FAILURES.conflict, 'the travel-rule declaration is already being signed: reset it first', { travel_rule: state.travelRule.status });
         }
-        await acts.applyOnboardingEdit({ ...step(actor), edit });
+        await projections.applyOnboardingEdit({ ...step(actor), edit });
         let ceremonyId: string;
         try {
           ceremonyId = await startCeremony('travel_rule', actor);
         } catch (err) {
           // The row says "being signed" but no ceremony started: it goes back to none, as the state stays.
-          if (projectionFirst) await acts.applyOnboardingEdit({ ...step(actor), edit: { kind: 'travel-rule-reset' } }).catch(() => undefined);
+          if (projectionFirst) await projections.applyOnboardingEdit({ ...step(actor), edit: { kind: 'travel-rule-reset' } }).catch(() => undefined);
           throw err;
         }
         state.travelRule = { status: 'signing', ceremonyId };
@@ -177,12 +182,12 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         if (state.travelRule.status !== 'signed') {
           throw fail(ONBOARDING_FAILURES.signaturePending, 'the travel-rule declaration has not been signed yet', { travel_rule: state.travelRule.status, ceremony_id: state.travelRule.ceremonyId });
         }
-        await acts.applyOnboardingEdit({ ...step(actor), edit });
+        await projections.applyOnboardingEdit({ ...step(actor), edit });
         state.travelRule.status = 'completed';
         return state.travelRule.ceremonyId;
       }
       case 'travel-rule-reset':
-        await acts.applyOnboardingEdit({ ...step(actor), edit });
+        await projections.applyOnboardingEdit({ ...step(actor), edit });
         state.travelRule = { status: 'none', ceremonyId: null };
         return null;
       case 'wallet-add': {
@@ -190,12 +195,12 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         if (state.travelRule.status !== 'none') {
           throw fail(ONBOARDING_FAILURES.conflict, 'the travel-rule declaration is signed or being signed: reset it before adding a wallet', { travel_rule: state.travelRule.status });
         }
-        const r = await acts.applyOnboardingEdit({ ...step(actor), edit });
+        const r = await projections.applyOnboardingEdit({ ...step(actor), edit });
         if (r.wallet) state.wallets.push(r.wallet);
         return null;
       }
       default: {
-        await acts.applyOnboardingEdit({ ...step(actor), edit });
+        await projections.applyOnboardingEdit({ ...step(actor), edit });
         if (edit.kind === 'section' && edit.section === 'subject_type') state.subjectType = (edit.data as { subject_type?: typeof state.subjectType }).subject_type ?? null;
         return null;
       }
@@ -257,7 +262,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
         || (w.proof === 'dichiarazione' && state.travelRule.status === 'completed');
       if (!proven) throw fail(ONBOARDING_FAILURES.proofRequired, 'a self-hosted wallet over EUR 1000 needs proof of control before it can be verified', { wallet_id: w.id });
     }
-    await acts.recordWalletTransition({ ...step(args.actor), walletId: w.id, action, from: w.status, to: c.to, reason: args.input?.reason ?? null });
+    await projections.recordWalletTransition({ ...step(args.actor), walletId: w.id, action, from: w.status, to: c.to, reason: args.input?.reason ?? null });
     w.status = c.to;
   };
 
