@@ -1,0 +1,16 @@
+import type { Knex } from 'knex';
+
+/**
+ * Counting stops here: an exact count(*) reads every matching row (a tenant's 100,000 cases on each
+ * request); counting at most this many reads a bounded prefix of an index and still tells a person
+ * "2,345 cases" exactly, or "more than 10,000".
+ */
+export const COUNT_CAP = 10_000;
+
+/** `select count(*) from (<list without order> limit 10001)`: exact up to the cap, never a full scan. */
+export async function cappedCount(db: Knex, base: Knex.QueryBuilder): Promise<{ total: number; exact: boolean }> {
+  const inner = base.clone().clearSelect().clearOrder().select(db.raw('1')).limit(COUNT_CAP + 1).as('capped');
+  const [row] = await db.count<{ n: number }[]>({ n: '*' }).from(inner);
+  const n = Number(row?.n ?? 0);
+  return n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: n, exact: true };
+}
