@@ -7,7 +7,7 @@ import { applyKeyset } from './list-keyset';
 import type { ListParams } from './list-params';
 
 /** A list's parsed query: the common params, its filters by name, and the search text. */
-export type ListRequest = ListParams & { q?: string | undefined } & Record<string, unknown>;
+export type ListRequest = ListParams & { q?: string | undefined };
 
 export interface ListPage<Row> {
   items: Row[];
@@ -42,7 +42,7 @@ export function listBaseQuery(db: Knex, def: ListDefinition, scope: ListScope, r
     throw new Error(`list ${def.name} is not read platform-wide`);
   }
   for (const [name, filter] of Object.entries(def.filters)) {
-    const value = req[name];
+    const value = (req as unknown as Record<string, unknown>)[name];
     if (value !== undefined && value !== null && value !== '') filter.apply(qb, value);
     else if (filter.always) throw new Error(`list ${def.name} needs its filter ${name}`);
   }
