@@ -19,7 +19,7 @@ export const onboardingCasesList = defineList<{ stato: OnboardingStatus; rischio
   sorts: {
     created_at: [{ column: 'created_at', type: 'timestamp' }, { column: 'id', type: 'uuid' }],
     submitted_at: [{ column: 'submitted_at', type: 'timestamp', nullable: true }, { column: 'id', type: 'uuid' }],
-    risk_score: [{ column: 'risk_score', type: 'number', nullable: true }, { column: 'id', type: 'uuid' }],
+    risk_score: [{ column: 'risk_score', type: 'integer', nullable: true }, { column: 'id', type: 'uuid' }],
   },
   defaultSort: '-created_at',
   filters: {

@@ -74,7 +74,6 @@ function pageQueryOf(db: Knex, def: ListDefinition, scope: ListScope, req: ListR
 const isDataException = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('22');
 
 /** One page of the list, its capped count and the cursors around it. Run inside withTenant / withPlatform. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list's rows are typed by its caller
 export async function runList<Row = Record<string, any>>(trx: Knex, def: ListDefinition, scope: ListScope, req: ListRequest): Promise<ListPage<Row>> {
   const plan = planOf(def, req);
   let rows: Record<string, unknown>[];
