@@ -30,11 +30,14 @@ const INDEXES: [name: string, table: string, columns: string, where?: string][] 
   ['utenti_tenant_username', 'utenti', 'cod_azienda, username'],
   ['utenti_tenant_created', 'utenti', 'cod_azienda, created_at, username'],
   ['utenti_tenant_last_login', 'utenti', 'cod_azienda, last_login_at, username'],
+  // Sorts whose nulls stay last in both directions: the descending form has an index of its own.
+  ['utenti_tenant_last_login_desc', 'utenti', 'cod_azienda, last_login_at desc nulls last, username desc'],
   ['utenti_tenant_attivo_cognome', 'utenti', 'cod_azienda, attivo, cognome, username'],
   ['utenti_cognome', 'utenti', 'cognome, username'],
   ['utenti_username', 'utenti', 'username'],
   ['utenti_created', 'utenti', 'created_at, username'],
   ['utenti_last_login', 'utenti', 'last_login_at, username'],
+  ['utenti_last_login_desc', 'utenti', 'last_login_at desc nulls last, username desc'],
 
   ['screening_matches_tenant_created', 'screening_matches', 'cod_azienda, created_at, score, id', 'deleted_at is null'],
   ['screening_matches_tenant_stato_created', 'screening_matches', 'cod_azienda, stato, created_at, score, id', 'deleted_at is null'],
@@ -56,6 +59,8 @@ const INDEXES: [name: string, table: string, columns: string, where?: string][] 
   ['onboarding_cases_tenant_created', 'onboarding_cases', 'cod_azienda, created_at, id'],
   ['onboarding_cases_tenant_submitted', 'onboarding_cases', 'cod_azienda, submitted_at, id'],
   ['onboarding_cases_tenant_risk_score', 'onboarding_cases', 'cod_azienda, risk_score, id'],
+  ['onboarding_cases_tenant_submitted_desc', 'onboarding_cases', 'cod_azienda, submitted_at desc nulls last, id desc'],
+  ['onboarding_cases_tenant_risk_score_desc', 'onboarding_cases', 'cod_azienda, risk_score desc nulls last, id desc'],
   ['onboarding_cases_tenant_stato_created', 'onboarding_cases', 'cod_azienda, stato, created_at, id'],
   ['onboarding_cases_tenant_risk_classe_created', 'onboarding_cases', 'cod_azienda, risk_classe, created_at, id'],
   ['onboarding_cases_tenant_tipo_created', 'onboarding_cases', 'cod_azienda, tipo_soggetto, created_at, id'],

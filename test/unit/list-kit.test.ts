@@ -51,6 +51,19 @@ describe('list kit', () => {
     assert.match(descFromNull, /\(\("seen_at" is not null\) or \("seen_at" is null and "id" < \?\)\)/);
   });
 
+  it('keeps nulls last in both directions for a key declared so, in the order and in the keyset', () => {
+    const late = defineList({ ...things, name: 'late', sorts: { seen_at: [{ column: 'seen_at', type: 'timestamp', nullable: true, nulls: 'last' }, { column: 'id', type: 'uuid' }] }, defaultSort: 'seen_at' });
+    const p = z.object(listParamsShape(late));
+    const sql = (q: Record<string, unknown>) => listPageQuery(db, late, tenantScope('T1'), p.parse(q)).toSQL().sql;
+    assert.match(sql({ sort: '-seen_at' }), /order by "seen_at" desc nulls last, "id" desc/);
+    assert.match(sql({ sort: 'seen_at' }), /order by "seen_at" asc nulls last, "id" asc/);
+    // After a dated row, descending: older rows, then the nulls.
+    assert.match(sql({ sort: '-seen_at', cursor: cursor('-seen_at', ['2026-01-01 10:00:00+00', ID]) }), /\(\("seen_at" < \? or "seen_at" is null\)\) or \("seen_at" = \? and "id" < \?\)/);
+    // Back from a null row, descending: every dated row comes before it (read ascending, nulls first).
+    const back = sql({ sort: '-seen_at', cursor: cursor('-seen_at', [null, ID], true) });
+    assert.match(back, /\(\("seen_at" is not null\) or \("seen_at" is null and "id" > \?\)\) order by "seen_at" asc nulls first, "id" asc/);
+  });
+
   it('refuses a tampered cursor with a 422 on the cursor field', () => {
     const bad = [
       'garbage', Buffer.from('[1,2]').toString('base64url'),

@@ -36,7 +36,7 @@ export const utentiList = defineList<{ cod_azienda: string; ruolo: string; attiv
     cognome: [{ column: 'cognome', type: 'text' }, { column: 'username', type: 'text' }],
     username: [{ column: 'username', type: 'text' }],
     created_at: [{ column: 'created_at', type: 'timestamp' }, { column: 'username', type: 'text' }],
-    last_login_at: [{ column: 'last_login_at', type: 'timestamp', nullable: true }, { column: 'username', type: 'text' }],
+    last_login_at: [{ column: 'last_login_at', type: 'timestamp', nullable: true, nulls: 'last' }, { column: 'username', type: 'text' }],
   },
   defaultSort: 'cognome',
   filters: {

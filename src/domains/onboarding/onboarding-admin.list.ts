@@ -7,8 +7,8 @@ export const DENOMINAZIONE = "coalesce(nullif(anagrafe->>'denominazione', ''), n
 const LIST_COLUMNS = ['id', 'stato', 'tipo_soggetto', 'email', 'canale', 'risk_score', 'risk_classe', 'pep', 'submitted_at', 'created_at', 'updated_at', 'cod_anagrafe', 'approved_by_username'];
 
 /**
- * The reviewers' list of onboarding cases. submitted_at and risk_score may be null (a draft):
- * nulls sort as the greatest value, so they come last ascending and first descending.
+ * The reviewers' list of onboarding cases. submitted_at and risk_score may be null (a draft): they
+ * come last in both directions, as reviewers expect (the highest risk first, then the unscored).
  */
 export const onboardingCasesList = defineList<{ stato: OnboardingStatus; rischio: string; tipo_soggetto: SubjectType; from: string; to: string }>({
   name: 'onboarding.cases',
@@ -18,8 +18,8 @@ export const onboardingCasesList = defineList<{ stato: OnboardingStatus; rischio
   columns: (db) => [...LIST_COLUMNS, db.raw(`${DENOMINAZIONE} as denominazione`)],
   sorts: {
     created_at: [{ column: 'created_at', type: 'timestamp' }, { column: 'id', type: 'uuid' }],
-    submitted_at: [{ column: 'submitted_at', type: 'timestamp', nullable: true }, { column: 'id', type: 'uuid' }],
-    risk_score: [{ column: 'risk_score', type: 'integer', nullable: true }, { column: 'id', type: 'uuid' }],
+    submitted_at: [{ column: 'submitted_at', type: 'timestamp', nullable: true, nulls: 'last' }, { column: 'id', type: 'uuid' }],
+    risk_score: [{ column: 'risk_score', type: 'integer', nullable: true, nulls: 'last' }, { column: 'id', type: 'uuid' }],
   },
   defaultSort: '-created_at',
   filters: {

@@ -15,6 +15,11 @@ export interface SortKey {
    * ascending, first descending), so one ascending index, read backwards, serves both directions.
    */
   nullable?: boolean;
+  /**
+   * 'last': nulls last in both directions (a never-seen user, an unscored draft), at the price of a
+   * second index for the descending form (`k desc nulls last, id desc`).
+   */
+  nulls?: 'last';
 }
 
 /** How a filter narrows the list, with a sample value the query-plan test explains the list with. */

@@ -3,7 +3,7 @@ import { ValidationError } from '../../http/errors';
 import { cappedCount } from './list-count';
 import { decodeCursor, encodeCursor, type Cursor } from './list-cursor';
 import { sortKeysOf, type ListDefinition, type ListScope, type SortKey } from './list-definition';
-import { applyKeyset } from './list-keyset';
+import { applyKeyset, orderByOf, readingOrder } from './list-keyset';
 import type { ListParams } from './list-params';
 
 /** A list's parsed query: the common params, its filters by name, and the search text. */
@@ -64,9 +64,9 @@ function pageQueryOf(db: Knex, def: ListDefinition, scope: ListScope, req: ListR
   const qb = listBaseQuery(db, def, scope, req);
   qb.select([...def.columns(db), ...plan.keys.map((k, i) => db.raw('??::text as ??', [k.column, keyAlias(i)]))]);
   // Reading backwards (a "previous" cursor) walks the index the other way, then the page is reversed.
-  const desc = plan.desc !== plan.backwards;
-  if (plan.cursor) applyKeyset(qb, plan.keys, plan.cursor.values, !desc);
-  qb.orderBy(plan.keys.map((k) => ({ column: k.column, order: desc ? 'desc' : 'asc' })));
+  const order = readingOrder(plan.keys, plan.desc, plan.backwards);
+  if (plan.cursor) applyKeyset(qb, plan.keys, plan.cursor.values, order);
+  qb.orderByRaw(orderByOf(plan.keys, order), plan.keys.map((k) => k.column));
   return qb.limit(req.limit + 1).offset(plan.cursor ? 0 : req.offset);
 }
 
