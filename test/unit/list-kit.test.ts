@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import knexFactory from 'knex';
 import { z } from 'zod';
 import { ValidationError } from '../../src/http/errors';
-import { defineList, listPageQuery, listParamsShape, PLATFORM_SCOPE, tenantScope } from '../../src/kit/list';
+import { defineList, listCountQuery, listPageQuery, listParamsShape, PLATFORM_SCOPE, tenantScope } from '../../src/kit/list';
 import { encodeCursor } from '../../src/kit/list/list-cursor';
 
 const db = knexFactory({ client: 'pg' });
@@ -31,6 +31,12 @@ describe('list kit', () => {
     const { sql, bindings } = sqlOf({ stato: 'open' });
     assert.match(sql, /where "cod_azienda" = \? and "stato" = \? order by "created_at" desc, "id" desc limit \?/);
     assert.deepEqual(bindings, ['T1', 'open', 26]);
+  });
+
+  it('counts at most 10,001 rows of the same filtered list, without order', () => {
+    const { sql, bindings } = listCountQuery(db, things, tenantScope('T1'), params.parse({ stato: 'open', sort: 'seen_at' })).toSQL();
+    assert.equal(sql, 'select count(*) as "n" from (select 1 from "things" where "cod_azienda" = ? and "stato" = ? limit ?) as "capped"');
+    assert.deepEqual(bindings, ['T1', 'open', 10_001]);
   });
 
   it('continues after a cursor with one row-value comparison when no key may be null', () => {

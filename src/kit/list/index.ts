@@ -3,4 +3,4 @@ export { defineList, sortNamesOf, sortKeysOf, tenantScope, PLATFORM_SCOPE } from
 export type { ListDefinition, ListFilter, ListScope, SortKey, SortKeyType } from './list-definition';
 export { COUNT_CAP } from './list-count';
 export { listParamsShape, listResponse, MAX_OFFSET, type ListParams } from './list-params';
-export { listBaseQuery, listPageQuery, runList, type ListPage, type ListRequest } from './list-page';
+export { listBaseQuery, listCountQuery, listPageQuery, runList, type ListPage, type ListRequest } from './list-page';

@@ -7,10 +7,12 @@ import type { Knex } from 'knex';
  */
 export const COUNT_CAP = 10_000;
 
-/** `select count(*) from (<list without order> limit 10001)`: exact up to the cap, never a full scan. */
+/** `select count(*) as n from (<list without order> limit 10001)`: exact up to the cap, never a full scan. */
+export const cappedCountQuery = (db: Knex, base: Knex.QueryBuilder): Knex.QueryBuilder =>
+  db.count({ n: '*' }).from(base.clone().clearSelect().clearOrder().select(db.raw('1')).limit(COUNT_CAP + 1).as('capped'));
+
 export async function cappedCount(db: Knex, base: Knex.QueryBuilder): Promise<{ total: number; exact: boolean }> {
-  const inner = base.clone().clearSelect().clearOrder().select(db.raw('1')).limit(COUNT_CAP + 1).as('capped');
-  const [row] = await db.count<{ n: number }[]>({ n: '*' }).from(inner);
+  const [row] = (await cappedCountQuery(db, base)) as { n: number | string }[];
   const n = Number(row?.n ?? 0);
   return n > COUNT_CAP ? { total: COUNT_CAP, exact: false } : { total: n, exact: true };
 }

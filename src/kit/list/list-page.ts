@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ValidationError } from '../../http/errors';
-import { cappedCount } from './list-count';
+import { cappedCount, cappedCountQuery } from './list-count';
 import { decodeCursor, encodeCursor, type Cursor } from './list-cursor';
 import { sortKeysOf, type ListDefinition, type ListScope, type SortKey } from './list-definition';
 import { applyKeyset, orderByOf, readingOrder } from './list-keyset';
@@ -69,6 +69,10 @@ function pageQueryOf(db: Knex, def: ListDefinition, scope: ListScope, req: ListR
   qb.orderByRaw(orderByOf(plan.keys, order), plan.keys.map((k) => k.column));
   return qb.limit(req.limit + 1).offset(plan.cursor ? 0 : req.offset);
 }
+
+/** The SQL of the list's capped count for the same request, not run (what runList counts with). */
+export const listCountQuery = (db: Knex, def: ListDefinition, scope: ListScope, req: ListRequest): Knex.QueryBuilder =>
+  cappedCountQuery(db, listBaseQuery(db, def, scope, req));
 
 /** A value PostgreSQL refused (a cursor's well-formed but impossible date): the client's cursor, a 422. */
 const isDataException = (err: unknown) => typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('22');
