@@ -2,6 +2,7 @@ import type nunjucks from 'nunjucks';
 import type { ActivityDeps } from '../../activities/deps';
 import type { Deps } from '../deps';
 import type { SessionStore } from '../http/session-store';
+import type { ListDefinition } from './list';
 import type { NavEntry } from './nav';
 import type { Routes } from './routes';
 
@@ -39,6 +40,11 @@ export interface AreaDefinition {
   workflowModules?: string[];
   /** Entries of the staff navigation. */
   navigation?: NavEntry[];
+  /**
+   * Every list the area serves (API and pages), read through the list kit (src/kit/list): the
+   * query-plan test explains each of them on seeded data, and each needs its indexes.
+   */
+  lists?: ListDefinition[];
 }
 
 export const defineArea = (a: AreaDefinition): AreaDefinition => a;

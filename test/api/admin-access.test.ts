@@ -147,12 +147,17 @@ describe('admin access rules', () => {
     assert.equal(await withPlatform(env.deps.platformDb, 'test', (trx) => getSetting(trx, 'case.sla_days', t)), 9);
   });
 
-  it('list pages use the shared table: sortable headers and pagination keep the filters', async () => {
+  it('list pages use the shared table: sortable headers and cursor pagination keep the filters', async () => {
     const page = await superadmin.get(`/organizzazione/utenti?cod_azienda=${tenant}&limit=1&sort=username`, { accept: 'text/html' });
     assert.equal(page.status, 200);
     assert.match(page.text, /aria-sort="ascending"/);
-    assert.match(page.text, new RegExp(`href="/organizzazione/utenti\\?cod_azienda=${tenant}&amp;sort=-username&amp;offset=0&amp;limit=1"`));
-    assert.match(page.text, new RegExp(`rel="next" href="/organizzazione/utenti\\?cod_azienda=${tenant}&amp;sort=username&amp;offset=1&amp;limit=1"`));
+    assert.match(page.text, new RegExp(`href="/organizzazione/utenti\\?cod_azienda=${tenant}&amp;sort=-username&amp;limit=1"`));
+    // The next page is linked by its cursor, filters and sort kept; it links back.
+    const next = new RegExp(`rel="next" href="/organizzazione/utenti\\?cod_azienda=${tenant}&amp;sort=username&amp;cursor=([\\w-]+)&amp;limit=1"`).exec(page.text);
+    assert.ok(next, 'a next link with the cursor');
+    const second = await superadmin.get(`/organizzazione/utenti?cod_azienda=${tenant}&sort=username&cursor=${next[1]}&limit=1`, { accept: 'text/html' });
+    assert.equal(second.status, 200);
+    assert.match(second.text, /rel="prev" href="[^"]*cursor=/);
     const fragment = await superadmin.get(`/organizzazione/utenti?cod_azienda=${tenant}`, { accept: 'text/html', 'hx-request': 'true' });
     assert.doesNotMatch(fragment.text, /<html/);
     assert.match(fragment.text, /^\s*(<[^>]+>\s*)*<div id="utenti-tabella"/);

@@ -194,7 +194,8 @@ describe('cases API and pages', function () {
     assert.equal(q.status, 200);
     assert.equal(q.body.total, 2);
     assert.deepEqual(q.body.items.map((i: { id: string }) => i.id), [b.id, a.id]);
-    assert.deepEqual(Object.keys(q.body).sort(), ['items', 'limit', 'offset', 'total']);
+    assert.deepEqual(Object.keys(q.body).sort(), ['items', 'limit', 'next_cursor', 'offset', 'prev_cursor', 'total', 'total_exact']);
+    assert.equal(q.body.total_exact, true);
 
     const esc = await analyst.get(`/api/cases?q=${encodeURIComponent(marker)}&stato=escalated`);
     assert.deepEqual(esc.body.items.map((i: { id: string }) => i.id), [b.id]);
@@ -205,6 +206,49 @@ describe('cases API and pages', function () {
     const page = await analyst.get(`/api/cases?q=${encodeURIComponent(marker)}&sort=titolo&limit=1&offset=1`);
     assert.equal(page.body.total, 2);
     assert.deepEqual(page.body.items.map((i: { id: string }) => i.id), [b.id]);
+  });
+
+  it('pages with cursors both ways, in every sort; a tampered cursor or a deep offset is a 422', async () => {
+    const marker = `Cursore ${Date.now()}`;
+    const ids: string[] = [];
+    for (const [i, priorita] of (['alta', 'bassa', 'alta', 'critica', 'media'] as const).entries()) ids.push((await create(analyst, { titolo: `${marker} ${i}`, priorita })).id);
+    const search = `q=${encodeURIComponent(marker)}`;
+    for (const sort of ['-created_at', 'created_at', 'priorita', '-priorita', 'titolo', '-sla_due_at']) {
+      const all = (await analyst.get(`/api/cases?${search}&sort=${sort}&limit=200`)).body.items.map((i: { id: string }) => i.id);
+      assert.equal(all.length, 5);
+      const walked: string[] = [];
+      let r = await analyst.get(`/api/cases?${search}&sort=${sort}&limit=2`);
+      assert.equal(r.body.prev_cursor, null);
+      const pages = [r.body];
+      walked.push(...r.body.items.map((i: { id: string }) => i.id));
+      while (r.body.next_cursor) {
+        r = await analyst.get(`/api/cases?${search}&sort=${sort}&limit=2&cursor=${r.body.next_cursor}`);
+        assert.equal(r.status, 200);
+        pages.push(r.body);
+        walked.push(...r.body.items.map((i: { id: string }) => i.id));
+      }
+      assert.deepEqual(walked, all, `sort ${sort}: the cursor pages are the list, in order, once each`);
+      // Back from the last page: the previous page is the one before it.
+      const back = await analyst.get(`/api/cases?${search}&sort=${sort}&limit=2&cursor=${pages[2]!.prev_cursor}`);
+      assert.deepEqual(back.body.items.map((i: { id: string }) => i.id), pages[1]!.items.map((i: { id: string }) => i.id));
+    }
+    const first = (await analyst.get(`/api/cases?${search}&limit=2`)).body;
+    const tampered = [
+      'not-base64!', Buffer.from('{"s":"-created_at"}').toString('base64url'),
+      Buffer.from(JSON.stringify({ s: '-created_at', d: 'a', k: ['2026-13-45 99:00:00+00', ids[0]] })).toString('base64url'),
+      Buffer.from(JSON.stringify({ s: '-created_at', d: 'a', k: ['2026-01-01 00:00:00+00', "x' or 1=1 --"] })).toString('base64url'),
+    ];
+    for (const cursor of tampered) {
+      const bad = await analyst.get(`/api/cases?limit=2&cursor=${encodeURIComponent(cursor)}`);
+      assert.equal(bad.status, 422, cursor);
+      assert.match(bad.headers.get('content-type') ?? '', /application\/problem\+json/);
+      assert.equal(bad.body.errors[0].path, 'cursor');
+    }
+    // A cursor belongs to its sort.
+    assert.equal((await analyst.get(`/api/cases?${search}&sort=titolo&limit=2&cursor=${first.next_cursor}`)).status, 422);
+    const deep = await analyst.get('/api/cases?offset=1001');
+    assert.equal(deep.status, 422);
+    assert.match(JSON.stringify(deep.body.errors), /cursore/);
   });
 
   it('works as plain HTML forms: create with Italian errors, act, four-eyes message, close', async () => {

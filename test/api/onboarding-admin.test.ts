@@ -68,6 +68,23 @@ describe('onboarding admin review API', function () {
     assert.deepEqual(await names('q=gialli'), ['Luca Gialli']);
     assert.deepEqual(await names('q=ditta%40example'), ['Ditta Rossi Impianti']);
     assert.deepEqual(await names('sort=-risk_score'), ['Alfa Trasporti S.p.A.', 'Ditta Rossi Impianti', 'Luca Gialli', 'bozza@example.test']);
+    assert.deepEqual(await names('sort=risk_score'), ['Luca Gialli', 'Ditta Rossi Impianti', 'Alfa Trasporti S.p.A.', 'bozza@example.test']);
+    // One row a page, across the unscored draft (a null key) and back: the same order both ways.
+    for (const sort of ['-risk_score', 'risk_score', '-submitted_at']) {
+      const whole = await names(`sort=${sort}`);
+      const pages: { items: { denominazione: string | null; email: string }[]; next_cursor: string | null; prev_cursor: string | null }[] = [];
+      let r = (await reader.get(`${BASE}?sort=${sort}&limit=1`)).body;
+      pages.push(r);
+      while (r.next_cursor) { r = (await reader.get(`${BASE}?sort=${sort}&limit=1&cursor=${r.next_cursor}`)).body; pages.push(r); }
+      const label = (i: { denominazione: string | null; email: string }) => i.denominazione ?? i.email;
+      assert.deepEqual(pages.map((p) => label(p.items[0]!)), whole, sort);
+      const backwards: string[] = [];
+      for (let p = pages[pages.length - 1]!; p.prev_cursor;) {
+        p = (await reader.get(`${BASE}?sort=${sort}&limit=1&cursor=${p.prev_cursor}`)).body;
+        backwards.unshift(label(p.items[0]!));
+      }
+      assert.deepEqual(backwards, whole.slice(0, -1), `${sort}, backwards`);
+    }
     const page = await reader.get(`${BASE}?limit=2&offset=2`);
     assert.equal(page.body.total, 4);
     assert.equal(page.body.items.length, 2);

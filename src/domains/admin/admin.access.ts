@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import { tenantOf } from '../../http/auth';
 import type { Ctx } from '../../http/render';
 import { conflict, forbidden, notFound, ValidationError } from '../../http/errors';
+import { PLATFORM_SCOPE, tenantScope, type ListScope } from '../../kit/list';
 
 export const isSuperadmin = (ctx: Ctx) => !!ctx.state.user?.ruoli.includes('superadmin');
 
@@ -11,6 +12,9 @@ export const isSuperadmin = (ctx: Ctx) => !!ctx.state.user?.ruoli.includes('supe
  * Superadmins manage the platform (all tenants, through the platform role); a tenant admin
  * works inside their own tenant, where row-level security hides every other tenant's rows.
  */
+/** The list scope that matches inAdminScope's transaction: platform-wide for a superadmin, the tenant otherwise. */
+export const adminListScope = (ctx: Ctx): ListScope => (isSuperadmin(ctx) ? PLATFORM_SCOPE : tenantScope(tenantOf(ctx)));
+
 export function inAdminScope<T>(deps: Pick<Deps, 'db' | 'platformDb'>, ctx: Ctx, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const actor = ctx.state.user!.username;
   if (isSuperadmin(ctx)) return withPlatform(deps.platformDb, actor, fn);

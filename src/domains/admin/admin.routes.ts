@@ -5,7 +5,7 @@ import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { forbidden, notFound, ValidationError } from '../../http/errors';
 import type { RegisterRoutes } from '../../kit/area';
-import { inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
+import { adminListScope, inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, mapUniqueViolation, settingsTenant } from './admin.access';
 import { createAzienda, createUtente, resetMfa, updateUtente } from './admin.commands';
 import { getAzienda, getUtente, listAziende, listUtenti, aziendeListQuery, utentiListQuery } from './admin.repo';
 import { aziendaCreateSchema, aziendaResponse, aziendeListResponse, utenteCreateSchema, utenteResponse, utenteUpdateSchema, utentiListResponse } from './admin.schemas';
@@ -40,7 +40,7 @@ export const registerAdminRoutes: RegisterRoutes = (router, { deps, sessions }) 
 
   router.api({
     method: 'GET', path: '/api/admin/utenti', summary: 'List users', tag: TAG, access: staff(['superadmin', 'admin']), query: utentiListQuery, response: utentiListResponse,
-    handler: (ctx, { query }) => inScope(ctx, (trx) => listUtenti(trx, query)),
+    handler: (ctx, { query }) => inScope(ctx, (trx) => listUtenti(trx, adminListScope(ctx), query)),
   });
   router.api({
     method: 'POST', path: '/api/admin/utenti', summary: 'Create a user', tag: TAG, access: staff(['superadmin', 'admin']), body: utenteCreateSchema, response: utenteResponse, status: 201,

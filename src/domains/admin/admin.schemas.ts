@@ -1,3 +1,4 @@
+import { listResponse } from '../../kit/list';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../auth';
 import { ROLES } from '../../kit/roles';
@@ -46,6 +47,5 @@ export const utenteResponse = z.object({
   cod_utente: z.string(), cod_azienda: z.string().nullable(), username: z.string(), email: z.string(), nome: z.string(), cognome: z.string(),
   ruoli: z.array(z.string()), attivo: z.boolean(), totp_enabled: z.boolean(), last_login_at: when.nullable(), created_at: when, updated_at: when,
 });
-const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number(), limit: z.number(), offset: z.number() });
-export const aziendeListResponse = page(aziendaResponse);
-export const utentiListResponse = page(utenteResponse);
+export const aziendeListResponse = listResponse(aziendaResponse);
+export const utentiListResponse = listResponse(utenteResponse);

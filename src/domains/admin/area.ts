@@ -1,4 +1,5 @@
 import { defineArea } from '../../kit/area';
+import { aziendeList, utentiList } from './admin.lists';
 import { registerAdminRoutes } from './admin.routes';
 import { registerOrganizzazionePages } from './organizzazione.pages';
 
@@ -7,6 +8,7 @@ export const adminArea = defineArea({
   name: 'admin',
   label: 'Organizzazione',
   routes: [registerAdminRoutes, registerOrganizzazionePages],
+  lists: [aziendeList, utentiList],
   navigation: [
     { section: 'Organizzazione', label: 'Aziende', href: '/organizzazione', roles: ['superadmin'], order: 10 },
     { section: 'Organizzazione', label: 'Utenti', href: '/organizzazione/utenti', roles: ['superadmin', 'admin'], order: 20 },

@@ -2,5 +2,5 @@
 // tenant and user creation the seed and the tests use.
 export { getSetting, type SettingKey, type SettingValue } from './admin.settings';
 export { createAzienda, createUtente } from './admin.commands';
-export { inAdminScope } from './admin.access';
+export { adminListScope, inAdminScope } from './admin.access';
 export { isSuperadmin } from './admin.access';

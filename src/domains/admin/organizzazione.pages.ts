@@ -6,7 +6,7 @@ import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
 import { ROLE_LABELS } from '../../kit/roles';
 import type { RegisterRoutes } from '../../kit/area';
-import { inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, settingsTenant } from './admin.access';
+import { adminListScope, inAdminScope, assertCanManage, assertNotSelfLockout, isSuperadmin, settingsTenant } from './admin.access';
 import { endTenantSessions } from './admin.sessions';
 import { createAzienda, createUtente, resetMfa, updateAzienda, updateUtente } from './admin.commands';
 import { aziendeListQuery, getAzienda, getUtente, listAziende, listUtenti, utentiListQuery } from './admin.repo';
@@ -16,8 +16,6 @@ import { aziendaFromForm, roleOptions, tipoOptions, TIPO_LABELS, utenteFromForm 
 import { staff } from '../../kit/access';
 
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
-const pager = (r: { offset: number; limit: number; total: number }) =>
-  ({ hasPrev: r.offset > 0, prev: Math.max(0, r.offset - r.limit), hasNext: r.offset + r.limit < r.total, next: r.offset + r.limit });
 const labels = { tipo: TIPO_LABELS, ruolo: ROLE_LABELS };
 const ADMINS = ['superadmin', 'admin'] as const;
 
@@ -38,7 +36,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
     const parsed = aziendeListQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : aziendeListQuery.parse({});
     const result = await inScope(ctx, (trx) => listAziende(trx, q));
-    render(ctx, views, 'organizzazione/aziende.njk', { result, filters: { q: q.q ?? '', attiva: q.attiva ?? '', sort: q.sort }, pager: pager(result), labels },
+    render(ctx, views, 'organizzazione/aziende.njk', { result, filters: { q: q.q ?? '', attiva: q.attiva ?? '', sort: q.sort }, labels },
       { fragment: 'organizzazione/_aziende_table.njk' });
   });
 
@@ -86,9 +84,9 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   router.get('/organizzazione/utenti', staff(ADMINS), async (ctx) => {
     const parsed = utentiListQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : utentiListQuery.parse({});
-    const result = await inScope(ctx, (trx) => listUtenti(trx, q));
+    const result = await inScope(ctx, (trx) => listUtenti(trx, adminListScope(ctx), q));
     render(ctx, views, 'organizzazione/utenti.njk', {
-      result, pager: pager(result), labels, superadmin: isSuperadmin(ctx), roleOptions: roleOptions(true),
+      result, labels, superadmin: isSuperadmin(ctx), roleOptions: roleOptions(true),
       filters: { q: q.q ?? '', ruolo: q.ruolo ?? '', attivo: q.attivo ?? '', cod_azienda: q.cod_azienda ?? '', sort: q.sort },
     }, { fragment: 'organizzazione/_utenti_table.njk' });
   });
@@ -180,7 +178,7 @@ export const registerOrganizzazionePages: RegisterRoutes = (router, { deps, view
   };
   router.get('/organizzazione/:cod', staff(ADMINS), async (ctx) => {
     const azienda = await loadAzienda(ctx);
-    const utenti = await inScope(ctx, (trx) => listUtenti(trx, utentiListQuery.parse({ cod_azienda: azienda.cod_azienda, limit: 200 })));
+    const utenti = await inScope(ctx, (trx) => listUtenti(trx, adminListScope(ctx), utentiListQuery.parse({ cod_azienda: azienda.cod_azienda, limit: 200 })));
     render(ctx, views, 'organizzazione/azienda.njk', { azienda, utenti: utenti.items, labels, superadmin: isSuperadmin(ctx), canEdit: hasRole(ctx.state.user, ['superadmin']) });
   });
   router.get('/organizzazione/:cod/modifica', staff(['superadmin']), async (ctx) => renderAziendaForm(ctx, 'edit', await loadAzienda(ctx)));

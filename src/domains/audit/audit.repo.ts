@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { CHAIN_ORDER_DESC, type AuditRow, type ChainVerification } from './audit.chain';
+import type { AuditRow, ChainVerification } from './audit.chain';
+import { listParamsShape, listResponse, runList, tenantScope } from '../../kit/list';
+import { auditEventsList } from './audit.list';
 
-export const AUDIT_COLUMNS = ['id', 'cod_azienda', 'seq', 'occurred_at', 'actor', 'action', 'entity_type', 'entity_id', 'data', 'prev_hash', 'hash'] as const;
+export { AUDIT_COLUMNS } from './audit.list';
 
 const text = z.string().trim().min(1).max(200);
 
@@ -16,8 +18,7 @@ export const auditEventsQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
   /** Superadmin only: the chain to read ('_platform' for events of no tenant). */
   cod_azienda: text.optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...listParamsShape(auditEventsList),
 }).refine((q) => !q.from || !q.to || new Date(q.from) <= new Date(q.to), { message: 'La data iniziale deve precedere la data finale', path: ['to'] });
 export type AuditEventsQuery = z.infer<typeof auditEventsQuery>;
 
@@ -36,12 +37,7 @@ export const auditEventSchema = z.object({
   hash: z.string().nullable(),
 });
 
-export const auditEventListResponse = z.object({
-  items: z.array(auditEventSchema),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-});
+export const auditEventListResponse = listResponse(auditEventSchema);
 
 export const auditVerifyQuery = z.object({ cod_azienda: text.optional() });
 
@@ -64,21 +60,12 @@ export const auditVerifyResponse = z.object({
 export type AuditFilters = Omit<AuditEventsQuery, 'cod_azienda'>;
 
 /**
- * Events of one chain, newest first (unsealed events, the newest, before the sealed ones). The explicit cod_azienda filter keeps the index in
- * use; RLS (the transaction's tenant) is what guarantees no other tenant's row is read.
+ * Events of one chain in chain order, newest first (auditEventsList). The chain is the list's tenant:
+ * the explicit cod_azienda predicate keeps the index in use; RLS (the transaction's tenant) is what
+ * guarantees no other tenant's row is read.
  */
-export async function listAuditEvents(trx: Knex.Transaction, chain: string, f: AuditFilters) {
-  const q = trx('audit_events').where({ cod_azienda: chain });
-  if (f.actor) q.andWhere('actor', f.actor);
-  if (f.entity_type) q.andWhere('entity_type', f.entity_type);
-  if (f.entity_id) q.andWhere('entity_id', f.entity_id);
-  if (f.action) q.andWhere('action', f.action);
-  if (f.from) q.andWhere('occurred_at', '>=', new Date(f.from));
-  if (f.to) q.andWhere('occurred_at', '<=', new Date(f.to));
-  const [{ total }] = await q.clone().count<{ total: number }[]>({ total: '*' });
-  const items = (await q.clone().orderByRaw(CHAIN_ORDER_DESC).limit(f.limit).offset(f.offset).select(...AUDIT_COLUMNS)) as AuditRow[];
-  return { items, total: Number(total), limit: f.limit, offset: f.offset };
-}
+export const listAuditEvents = (trx: Knex.Transaction, chain: string, f: AuditFilters) =>
+  runList<AuditRow>(trx, auditEventsList, tenantScope(chain), f);
 
 /** Distinct values for the page's filter suggestions (bounded: a chain may be long). */
 export async function auditFacets(trx: Knex.Transaction, chain: string) {

@@ -8,6 +8,8 @@ import { render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
 import type { Role } from '../../kit/roles';
 import type { RegisterRoutes } from '../../kit/area';
+import { MAX_OFFSET } from '../../kit/list';
+import { auditEventsList } from './audit.list';
 import { PLATFORM_CHAIN, verifyAuditChain } from './audit.chain';
 import {
   auditEventListResponse, auditEventsQuery, auditFacets, auditVerifyQuery, auditVerifyResponse, listAuditEvents, verificationReport,
@@ -56,7 +58,8 @@ const pageQuery = z.object({
   da: z.union([z.literal(''), day]).optional(),
   a: z.union([z.literal(''), day]).optional(),
   cod_azienda: z.string().trim().max(200).optional(),
-  offset: z.coerce.number().int().min(0).catch(0),
+  offset: z.coerce.number().int().min(0).max(MAX_OFFSET).catch(0),
+  cursor: z.string().max(4_000).optional().catch(undefined),
 });
 
 export const registerAuditRoutes: RegisterRoutes = (router, { deps, views }) => {
@@ -86,22 +89,18 @@ export const registerAuditRoutes: RegisterRoutes = (router, { deps, views }) => 
     const limit = 50;
     const data = await inChain(deps.db, ctx, chain, async (trx) => {
       const facets = await auditFacets(trx, chain);
-      if (!parsed.success) return { facets, errors: fieldErrors(parsed.error), result: { items: [], total: 0, limit, offset: 0 } };
+      if (!parsed.success) return { facets, errors: fieldErrors(parsed.error), result: { items: [], total: 0, total_exact: true, limit, offset: 0, next_cursor: null, prev_cursor: null } };
       const q = parsed.data;
       const result = await listAuditEvents(trx, chain, {
         actor: q.actor || undefined, action: q.action || undefined, entity_type: q.entity_type || undefined, entity_id: q.entity_id || undefined,
         from: q.da ? romeDayStart(q.da).toISOString() : undefined,
         to: q.a ? new Date(romeDayStart(q.a, 1).getTime() - 1).toISOString() : undefined,
-        limit, offset: q.offset,
+        sort: auditEventsList.defaultSort, limit, offset: q.offset, cursor: q.cursor || undefined,
       });
       return { facets, errors: {}, result };
     });
-    const { offset: _o, ...keep } = raw;
-    render(ctx, views, 'audit/eventi.njk', {
-      title: 'Registro audit', chain, filters, ...data, filterQuery: keep,
-      prevOffset: data.result.offset > 0 ? Math.max(0, data.result.offset - limit) : null,
-      nextOffset: data.result.offset + limit < data.result.total ? data.result.offset + limit : null,
-    }, { fragment: 'audit/_eventi_tabella.njk', status: parsed.success ? 200 : 422 });
+    const { offset: _o, cursor: _c, ...keep } = raw;
+    render(ctx, views, 'audit/eventi.njk', { title: 'Registro audit', chain, filters, ...data, filterQuery: keep }, { fragment: 'audit/_eventi_tabella.njk', status: parsed.success ? 200 : 422 });
   });
 
   router.get('/audit/verifica', staff(AUDIT_READERS), async (ctx) => {

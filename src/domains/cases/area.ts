@@ -4,6 +4,7 @@ import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { registerCasePages } from './cases.pages';
 import { registerCaseRoutes } from './cases.routes';
+import { casesList } from './cases.list';
 
 /** Investigation cases: one durable workflow per case. */
 export const casesArea = defineArea({
@@ -12,5 +13,6 @@ export const casesArea = defineArea({
   routes: [registerCaseRoutes, registerCasePages],
   activities: createCaseActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/case/case.workflow.ts', import.meta.url))],
+  lists: [casesList],
   navigation: [{ section: 'Indagini', label: 'Casi', href: '/casi', roles: STAFF_READ, order: 10 }],
 });

@@ -39,10 +39,9 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi', staff(STAFF_READ), async (ctx) => {
     const parsed = listCasesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listCasesQuery.parse({});
-    const result = await tx(ctx, (trx) => listCases(trx, q));
+    const result = await tx(ctx, (trx) => listCases(trx, tenantOf(ctx), q));
     const filters = { q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort };
-    const pager = { hasPrev: result.offset > 0, prev: Math.max(0, result.offset - result.limit), hasNext: result.offset + result.limit < result.total, next: result.offset + result.limit };
-    render(ctx, views, 'casi/list.njk', { result, filters, pager, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
+    render(ctx, views, 'casi/list.njk', { result, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
   });
 
   const renderNew = async (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) => {

@@ -3,6 +3,8 @@ import { getSetting } from '../admin';
 import type { CaseRecord } from '../../../workflows/case/case.contract';
 import type { ListCasesQuery } from './cases.schemas';
 import { isUuid } from '../../kit/ids';
+import { runList, tenantScope } from '../../kit/list';
+import { casesList } from './cases.list';
 
 /** Reads of the case projection. Always inside withTenant: RLS hides other tenants' rows. */
 
@@ -16,28 +18,9 @@ export interface CaseRow extends Omit<CaseRecord, 'sla_due_at' | 'created_at' | 
 
 export const DEFAULT_SLA_DAYS = 30;
 
-const PRIORITY_ORDER = "case priorita when 'critica' then 4 when 'alta' then 3 when 'media' then 2 else 1 end";
-
-export async function listCases(trx: Knex.Transaction, q: ListCasesQuery) {
-  const base = trx('cases').modify((b) => {
-    if (q.stato) b.where('stato', q.stato);
-    if (q.priorita) b.where('priorita', q.priorita);
-    if (q.overdue !== undefined) b.where('overdue', q.overdue);
-    if (q.q) {
-      const like = `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      b.where((w) => w.whereILike('titolo', like).orWhereILike('descrizione', like).orWhereILike('cod_anagrafe', like));
-    }
-  });
-  const desc = q.sort.startsWith('-');
-  const col = q.sort.replace(/^-/, '');
-  const dir = desc ? 'desc' : 'asc';
-  const items = base.clone().select('*').limit(q.limit).offset(q.offset);
-  if (col === 'priorita') items.orderByRaw(`${PRIORITY_ORDER} ${dir}`);
-  else items.orderBy(col, dir);
-  items.orderBy('id');
-  const [rows, count] = await Promise.all([items, base.clone().count<{ n: string }[]>({ n: '*' })]);
-  return { items: rows as CaseRow[], total: Number(count[0]?.n ?? 0), limit: q.limit, offset: q.offset };
-}
+/** The cases list (src/kit/list): keyset pages, capped count, the tenant predicate explicit. */
+export const listCases = (trx: Knex.Transaction, codAzienda: string, q: ListCasesQuery) =>
+  runList<CaseRow>(trx, casesList, tenantScope(codAzienda), q);
 
 export async function getCase(trx: Knex.Transaction, id: string): Promise<CaseRow | undefined> {
   if (!isUuid(id)) return undefined;

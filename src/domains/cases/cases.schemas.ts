@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI } from '../../../workflows/case/case.contract';
 import { CASE_STATES } from '../../../workflows/case/case.machine';
+import { listParamsShape, listResponse } from '../../kit/list';
+import { casesList } from './cases.list';
 
 const text = (max: number) => z.string().trim().max(max, `Massimo ${max} caratteri`);
 const required = (max: number, msg = 'Campo obbligatorio') => text(max).min(1, msg);
@@ -32,16 +34,12 @@ export const caseEventSchema = z.object({
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
-export const CASE_SORTS = ['created_at', '-created_at', 'sla_due_at', '-sla_due_at', 'priorita', '-priorita', 'titolo', '-titolo'] as const;
-
 export const listCasesQuery = z.object({
   stato: z.enum(CASE_STATES).optional().or(z.literal('').transform(() => undefined)),
   priorita: z.enum(CASE_PRIORITA).optional().or(z.literal('').transform(() => undefined)),
   overdue: bool.optional().or(z.literal('').transform(() => undefined)),
   q: text(200).optional(),
-  sort: z.enum(CASE_SORTS).optional().default('-created_at'),
-  limit: z.coerce.number().int().min(1).max(200).optional().default(25),
-  offset: z.coerce.number().int().min(0).optional().default(0),
+  ...listParamsShape(casesList),
 });
 export type ListCasesQuery = z.infer<typeof listCasesQuery>;
 
@@ -69,9 +67,7 @@ export const caseRecordSchema = z.object({
   closed_at: z.string().nullable(),
 });
 
-export const caseListResponse = z.object({
-  items: z.array(caseRecordSchema), total: z.number(), limit: z.number(), offset: z.number(),
-});
+export const caseListResponse = listResponse(caseRecordSchema);
 
 const caseEventRecord = z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: z.string() });
 

@@ -1,6 +1,7 @@
 import { createNotificationActivities } from '../../../activities/notifications/notification.activities';
 import { defineArea } from '../../kit/area';
 import { registerNotificationRoutes } from './notifications.routes';
+import { notificationsList } from './notifications.list';
 
 /** In-app notifications of staff users. */
 export const notificationsArea = defineArea({
@@ -8,4 +9,5 @@ export const notificationsArea = defineArea({
   label: 'Notifiche',
   routes: [registerNotificationRoutes],
   activities: createNotificationActivities,
+  lists: [notificationsList],
 });

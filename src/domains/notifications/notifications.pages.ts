@@ -5,11 +5,13 @@ import type { RegisterRoutes } from '../../kit/area';
 import { asRecipient, recipientOf } from './notifications.recipient';
 import { listNotifications, markAllRead, markRead, unreadCount } from './notifications.repo';
 import { staff } from '../../kit/access';
+import { MAX_OFFSET } from '../../kit/list';
 
 const PAGE_SIZE = 20;
 const pageQuery = z.object({
   stato: z.enum(['tutte', 'non-lette']).catch('tutte'),
-  offset: z.coerce.number().int().min(0).catch(0),
+  offset: z.coerce.number().int().min(0).max(MAX_OFFSET).catch(0),
+  cursor: z.string().max(4_000).optional().catch(undefined),
 });
 
 /** Only a local path may be a redirect target (no open redirect through `next`). */
@@ -25,7 +27,7 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
     const data = r
       ? await asRecipient(deps, r, ctx.state.user!.username, async (trx) => ({
         count: await unreadCount(trx, r),
-        items: (await listNotifications(trx, r, { limit: 5, offset: 0 })).items,
+        items: (await listNotifications(trx, r, { limit: 5 })).items,
       }))
       : { count: 0, items: [] };
     ctx.vary('HX-Request');
@@ -44,12 +46,10 @@ export const registerNotificationPages: RegisterRoutes = (router, { deps, views 
     const r = recipientOf(ctx);
     const result = r
       ? await asRecipient(deps, r, ctx.state.user!.username, (trx) =>
-        listNotifications(trx, r, { unread: q.stato === 'non-lette' ? true : undefined, limit: PAGE_SIZE, offset: q.offset }))
-      : { items: [], total: 0, limit: PAGE_SIZE, offset: 0 };
+        listNotifications(trx, r, { unread: q.stato === 'non-lette' ? true : undefined, limit: PAGE_SIZE, offset: q.offset, cursor: q.cursor || undefined }))
+      : { items: [], total: 0, total_exact: true, limit: PAGE_SIZE, offset: 0, next_cursor: null, prev_cursor: null };
     render(ctx, views, 'notifications/elenco.njk', {
-      title: 'Notifiche', result, stato: q.stato,
-      prevOffset: q.offset > 0 ? Math.max(0, q.offset - PAGE_SIZE) : null,
-      nextOffset: q.offset + PAGE_SIZE < result.total ? q.offset + PAGE_SIZE : null,
+      title: 'Notifiche', result, stato: q.stato, filterQuery: { stato: q.stato === 'tutte' ? '' : q.stato },
     }, { fragment: 'notifications/_elenco_tabella.njk' });
   });
 

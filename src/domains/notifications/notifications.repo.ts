@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 
-export const NOTIFICATION_COLUMNS = ['id', 'tipo', 'titolo', 'messaggio', 'link', 'entity_type', 'entity_id', 'read_at', 'created_at'] as const;
+import { listParamsShape, listResponse, runList, tenantScope } from '../../kit/list';
+import { NOTIFICATION_COLUMNS, notificationsList } from './notifications.list';
+
+export { NOTIFICATION_COLUMNS };
 
 /** The JSON shape (dates serialised as ISO strings). */
 export const notificationSchema = z.object({
@@ -32,34 +35,20 @@ const booleanParam = z.preprocess((v) => (v === 'true' || v === '1' || v === tru
 
 export const listNotificationsQuery = z.object({
   unread: booleanParam.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...listParamsShape(notificationsList),
 });
 export type ListNotificationsQuery = z.infer<typeof listNotificationsQuery>;
 
-export const notificationListResponse = z.object({
-  items: z.array(notificationSchema),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-});
+export const notificationListResponse = listResponse(notificationSchema);
 
 /** The owner of a notification: always both the tenant and the user, never just the id. */
 export interface Recipient { codAzienda: string; codUtente: string }
 
 const own = (trx: Knex.Transaction, r: Recipient) => trx('notifications').where({ cod_azienda: r.codAzienda, cod_utente: r.codUtente });
 
-export async function listNotifications(trx: Knex.Transaction, r: Recipient, q: ListNotificationsQuery) {
-  const base = own(trx, r);
-  if (q.unread === true) base.whereNull('read_at');
-  if (q.unread === false) base.whereNotNull('read_at');
-  const [{ total }] = await base.clone().count<{ total: number }[]>({ total: '*' });
-  const items = (await base.clone()
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(q.limit).offset(q.offset)
-    .select(...NOTIFICATION_COLUMNS)) as NotificationRow[];
-  return { items, total: Number(total), limit: q.limit, offset: q.offset };
-}
+/** The recipient's notifications (notificationsList): tenant and user both in the query, always. */
+export const listNotifications = (trx: Knex.Transaction, r: Recipient, q: Partial<ListNotificationsQuery>) =>
+  runList<NotificationRow>(trx, notificationsList, tenantScope(r.codAzienda), { ...listNotificationsQuery.parse({}), ...q, cod_utente: r.codUtente } as ListNotificationsQuery);
 
 export async function unreadCount(trx: Knex.Transaction, r: Recipient): Promise<number> {
   const [{ count }] = await own(trx, r).whereNull('read_at').count<{ count: number }[]>({ count: '*' });

@@ -20,7 +20,7 @@ export const registerNotificationRoutes: RegisterRoutes = (router, services) => 
     query: listNotificationsQuery, response: notificationListResponse,
     handler: async (ctx, { query }) => {
       const r = recipientOf(ctx);
-      if (!r) return { items: [], total: 0, limit: query.limit, offset: query.offset };
+      if (!r) return { items: [], total: 0, total_exact: true, limit: query.limit, offset: query.offset, next_cursor: null, prev_cursor: null };
       return asRecipient(deps, r, ctx.state.user!.username, (trx) => listNotifications(trx, r, query));
     },
   });

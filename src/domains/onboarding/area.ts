@@ -4,6 +4,7 @@ import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { registerOnboardingAdminPages } from './onboarding-admin.pages';
 import { registerOnboardingAdminRoutes } from './onboarding-admin.routes';
+import { onboardingCasesList } from './onboarding-admin.list';
 import { registerOnboardingPages } from './onboarding.pages';
 import { registerOnboardingRoutes } from './onboarding.routes';
 
@@ -14,5 +15,6 @@ export const onboardingArea = defineArea({
   routes: [registerOnboardingRoutes, registerOnboardingAdminRoutes, registerOnboardingAdminPages, registerOnboardingPages],
   activities: createOnboardingActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/onboarding/onboarding.workflow.ts', import.meta.url))],
+  lists: [onboardingCasesList],
   navigation: [{ section: 'Clienti', label: 'Onboarding', href: '/admin/onboarding/cases', roles: STAFF_READ, order: 20 }],
 });

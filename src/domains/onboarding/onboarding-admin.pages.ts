@@ -41,7 +41,7 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
     const parsed = adminListQuery.safeParse(ctx.query);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     const q = parsed.success ? parsed.data : adminListQuery.parse({});
-    const result = await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listOnboardingCases(trx, q));
+    const result = await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listOnboardingCases(trx, tenantOf(ctx), q));
     const raw = ctx.query as Record<string, string | undefined>;
     const filters = {
       q: raw.q ?? '', stato: raw.stato ?? '', rischio: raw.rischio ?? '', tipo_soggetto: raw.tipo_soggetto ?? '', from: raw.from ?? '', to: raw.to ?? '', sort: q.sort,

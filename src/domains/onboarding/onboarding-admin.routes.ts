@@ -4,6 +4,7 @@ import { withTenant } from '../../db/tenant';
 
 import { tenantOf } from '../../http/auth';
 import type { RegisterRoutes } from '../../kit/area';
+import { listResponse } from '../../kit/list';
 import {
   adminListQuery, downloadDocument, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody,
 } from './onboarding-admin.service';
@@ -22,7 +23,7 @@ const listItem = z.object({
   denominazione: z.string().nullable(), risk_score: z.number().nullable(), risk_classe: z.string().nullable(), pep: z.boolean().nullable(),
   submitted_at: when.nullable(), created_at: when, updated_at: when, cod_anagrafe: z.string().nullable(), approved_by_username: z.string().nullable(),
 });
-const listResponse = z.object({ items: z.array(listItem), total: z.number(), limit: z.number(), offset: z.number() });
+const onboardingListResponse = listResponse(listItem);
 const record = z.record(z.string(), z.unknown());
 const detailResponse = listItem.omit({ risk_score: true, risk_classe: true, pep: true }).extend({
   risk_score: z.number().nullable(), risk_classe: z.string().nullable(), pep: z.boolean().nullable(),
@@ -41,8 +42,8 @@ const detailResponse = listItem.omit({ risk_score: true, risk_classe: true, pep:
 /** JSON API of the reviewers' console: reads from PostgreSQL, every decision through the case's workflow. */
 export const registerOnboardingAdminRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
-    method: 'GET', path: base, summary: 'Elenco delle pratiche di onboarding', tag, access: staff(STAFF_READ), query: adminListQuery, response: listResponse,
-    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listOnboardingCases(trx, query)),
+    method: 'GET', path: base, summary: 'Elenco delle pratiche di onboarding', tag, access: staff(STAFF_READ), query: adminListQuery, response: onboardingListResponse,
+    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listOnboardingCases(trx, tenantOf(ctx), query)),
   });
 
   router.api({

@@ -20,13 +20,14 @@ import {
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
 import { transitionOnboarding, type CaseRef, type OnboardingTemporal } from './onboarding.commands';
 import { staffActor } from '../../kit/actor';
+import { listParamsShape, runList, tenantScope } from '../../kit/list';
+import { onboardingCasesList } from './onboarding-admin.list';
 
 /** Reviewers' reads of onboarding cases (tenant-scoped, from PostgreSQL) and their decisions (through the case's workflow). */
 
 const blankToUndefined = z.literal('').transform(() => undefined);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (AAAA-MM-GG)').refine((d) => !Number.isNaN(Date.parse(d)), 'Data non valida');
 export const RISK_CLASSES = ['basso', 'medio', 'alto'] as const;
-export const ADMIN_SORTS = ['-created_at', 'created_at', '-submitted_at', 'submitted_at', '-risk_score', 'risk_score'] as const;
 
 export const adminListQuery = z.object({
   stato: z.enum(ONBOARDING_STATES, { error: 'Stato non valido' }).optional().or(blankToUndefined),
@@ -36,9 +37,7 @@ export const adminListQuery = z.object({
   from: day.optional().or(blankToUndefined),
   to: day.optional().or(blankToUndefined),
   q: z.string().trim().max(200, 'Massimo 200 caratteri').optional(),
-  sort: z.enum(ADMIN_SORTS).optional().default('-created_at'),
-  limit: z.coerce.number().int().min(1).max(200).optional().default(25),
-  offset: z.coerce.number().int().min(0).optional().default(0),
+  ...listParamsShape(onboardingCasesList),
 }).refine((v) => !v.from || !v.to || v.from <= v.to, { path: ['to'], message: 'La data finale deve seguire quella iniziale' });
 export type AdminListQuery = z.infer<typeof adminListQuery>;
 
@@ -63,32 +62,9 @@ export interface OnboardingCaseRow {
   created_at: Date; updated_at: Date;
 }
 
-const DENOMINAZIONE = "coalesce(nullif(anagrafe->>'denominazione', ''), nullif(trim(concat_ws(' ', anagrafe->>'nome', anagrafe->>'cognome')), ''))";
-const LIST_COLUMNS = ['id', 'stato', 'tipo_soggetto', 'email', 'canale', 'risk_score', 'risk_classe', 'pep', 'submitted_at', 'created_at', 'updated_at', 'cod_anagrafe', 'approved_by_username'];
-
-export async function listOnboardingCases(trx: Knex.Transaction, q: AdminListQuery) {
-  const base = trx('onboarding_cases').modify((b) => {
-    if (q.stato) b.where('stato', q.stato);
-    if (q.rischio) b.where('risk_classe', q.rischio);
-    if (q.tipo_soggetto) b.where('tipo_soggetto', q.tipo_soggetto);
-    if (q.from) b.whereRaw("created_at >= (?::date)::timestamp at time zone 'Europe/Rome'", [q.from]);
-    if (q.to) b.whereRaw("created_at < (?::date + 1)::timestamp at time zone 'Europe/Rome'", [q.to]);
-    const term = q.q;
-    if (term) {
-      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      b.where((w) => w.whereILike('email', like).orWhereRaw(`${DENOMINAZIONE} ilike ?`, [like])
-        .orWhereRaw("anagrafe->>'codice_fiscale' ilike ?", [like]).orWhereRaw("anagrafe->>'partita_iva' ilike ?", [like])
-        .orWhereILike('cod_anagrafe', like).orWhereRaw('id::text = ?', [term.toLowerCase()]));
-    }
-  });
-  const col = q.sort.replace(/^-/, '');
-  const dir = q.sort.startsWith('-') ? 'desc' : 'asc';
-  const items = base.clone().select(...LIST_COLUMNS, trx.raw(`${DENOMINAZIONE} as denominazione`))
-    .orderByRaw(`${col} ${dir} nulls last`).orderBy('id').limit(q.limit).offset(q.offset);
-  const rows = await items;
-  const count = await base.clone().count<{ n: string }[]>({ n: '*' });
-  return { items: rows as (Pick<OnboardingCaseRow, 'id' | 'stato'> & Record<string, unknown>)[], total: Number(count[0]?.n ?? 0), limit: q.limit, offset: q.offset };
-}
+/** The reviewers' list (onboardingCasesList): keyset pages, capped count, the tenant predicate explicit. */
+export const listOnboardingCases = (trx: Knex.Transaction, codAzienda: string, q: AdminListQuery) =>
+  runList<Pick<OnboardingCaseRow, 'id' | 'stato'> & Record<string, unknown>>(trx, onboardingCasesList, tenantScope(codAzienda), q);
 
 const db = (deps: Deps, codAzienda: string, user: SessionUser) => <T>(fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda, actor: user.username }, fn);

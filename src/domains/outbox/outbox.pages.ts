@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { MESSAGE_STATUSES } from '../../../workflows/outbox/outbox.contract';
-import { inAdminScope, isSuperadmin } from '../admin';
+import { adminListScope, inAdminScope, isSuperadmin } from '../admin';
 import type { RegisterRoutes } from '../../kit/area';
 import { retryMessage } from './outbox.commands';
 import { MESSAGE_KINDS } from './outbox.enqueue';
@@ -22,10 +22,10 @@ export const registerOutboxPages: RegisterRoutes = (router, { deps, views }) => 
     const parsed = outboxListQuery.safeParse(ctx.query);
     // A filter value that is not in the lists shows everything, with the filter reset.
     const q = parsed.success ? parsed.data : outboxListQuery.parse({});
-    const result = await inScope(ctx, (trx) => listOutbox(trx, q));
+    const result = await inScope(ctx, (trx) => listOutbox(trx, adminListScope(ctx), q));
     render(ctx, views, 'organizzazione/messaggi.njk', {
       result, superadmin: isSuperadmin(ctx),
-      filters: { status: q.status ?? '', kind: q.kind ?? '', cod_azienda: q.cod_azienda ?? '', q: q.q ?? '' },
+      filters: { status: q.status ?? '', kind: q.kind ?? '', cod_azienda: q.cod_azienda ?? '', q: q.q ?? '', sort: q.sort },
       statusOptions: MESSAGE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s].label })),
       kindOptions: MESSAGE_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] })),
       labels: { kind: KIND_LABELS, status: STATUS_LABELS },

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Ctx } from '../../http/render';
-import { inAdminScope } from '../admin';
+import { adminListScope, inAdminScope } from '../admin';
 import type { Role } from '../../kit/roles';
 import type { RegisterRoutes } from '../../kit/area';
 import { retryMessage } from './outbox.commands';
@@ -20,7 +20,7 @@ export const registerOutboxRoutes: RegisterRoutes = (router, services) => {
   router.api({
     method: 'GET', path: '/api/v1/admin/outbox', summary: 'Messaggi in uscita (stato, tentativi, ultimo errore)', tag, access: staff(OUTBOX_OPERATORS),
     query: outboxListQuery, response: outboxListResponse,
-    handler: (ctx, { query }) => inScope(ctx, (trx) => listOutbox(trx, query)),
+    handler: (ctx, { query }) => inScope(ctx, (trx) => listOutbox(trx, adminListScope(ctx), query)),
   });
 
   router.api({

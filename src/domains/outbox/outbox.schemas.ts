@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from '../../../workflows/outbox/outbox.contract';
 import { MESSAGE_KINDS } from './outbox.enqueue';
+import { listParamsShape, listResponse } from '../../kit/list';
+import { outboxList } from './outbox.list';
 
 /** Filters of the operators' list; an unknown value is a 422, never silently "all". */
 export const outboxListQuery = z.object({
@@ -10,8 +12,7 @@ export const outboxListQuery = z.object({
   cod_azienda: z.string().trim().regex(/^[A-Za-z0-9_-]{1,32}$/, 'Codice azienda non valido').optional(),
   /** Part of the recipient's address or of the subject. */
   q: z.string().trim().max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(25),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...listParamsShape(outboxList),
 });
 export type OutboxListQuery = z.infer<typeof outboxListQuery>;
 
@@ -35,6 +36,4 @@ export const outboxMessageSchema = z.object({
 });
 export type OutboxMessageView = z.infer<typeof outboxMessageSchema>;
 
-export const outboxListResponse = z.object({
-  items: z.array(outboxMessageSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int(),
-});
+export const outboxListResponse = listResponse(outboxMessageSchema);

@@ -6,6 +6,7 @@ import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { registerScreeningPages } from './screening.pages';
 import { registerScreeningRoutes } from './screening.routes';
+import { importRunsList, matchesList } from './screening.lists';
 
 /** Sanctions lists, their import, screening and the matches' review. */
 export const screeningArea = defineArea({
@@ -15,6 +16,7 @@ export const screeningArea = defineArea({
   activities: (deps) => ({ ...createScreeningImportActivities(deps), ...createScreeningBatchActivities(deps), ...createScreeningRescreenActivities(deps) }),
   workflowModules: [fileURLToPath(new URL('../../../workflows/screening/screening-import.workflow.ts', import.meta.url)), fileURLToPath(new URL('../../../workflows/screening/screening-batch.workflow.ts', import.meta.url)),
     fileURLToPath(new URL('../../../workflows/screening/screening-rescreen.workflow.ts', import.meta.url))],
+  lists: [matchesList, importRunsList],
   navigation: [
     { section: 'Monitoraggio', label: 'Screening', href: '/screening', roles: STAFF_READ, order: 50 },
     { section: 'Monitoraggio', label: 'Liste e import', href: '/admin/screening', roles: STAFF_READ, order: 60 },

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { PLATFORM_SCOPE, runList, tenantScope, type ListParams, type ListScope } from '../../kit/list';
+import { importRunsList } from './screening.lists';
 import type { Deps } from '../../deps';
 import { withPlatform, withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
@@ -26,6 +28,9 @@ export const IMPORT_READERS: Role[] = [...STAFF_READ, 'superadmin'];
  * tenant's progress, with or without an active tenant); anyone else in their tenant, where
  * row-level security shows only their own tenant's re-screen.
  */
+/** The list scope matching inImportScope's transaction. */
+export const importListScope = (ctx: Ctx): ListScope => (hasRole(ctx.state.user!, IMPORTERS) ? PLATFORM_SCOPE : tenantScope(tenantOf(ctx)));
+
 export function inImportScope<T>(deps: Deps, ctx: Ctx, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   const user = ctx.state.user!;
   return hasRole(user, IMPORTERS)
@@ -75,8 +80,8 @@ export async function importStatus(deps: Deps, trx: Knex.Transaction) {
   return { run, rescreen: { ...rescreen, tenants: rescreen.tenants.map(withLink(deps)) } };
 }
 
-export async function runHistory(deps: Deps, trx: Knex.Transaction, limit: number, offset: number) {
-  const rows = await trx('screening_import_runs').orderBy('started_at', 'desc').limit(limit).offset(offset);
-  const count = await trx('screening_import_runs').count<{ n: string }[]>({ n: '*' });
-  return { items: rows.map(withLink(deps)), total: Number(count[0]?.n ?? 0), limit, offset };
+/** Past imports, newest first; the same rows whoever reads (they belong to no tenant). */
+export async function runHistory(deps: Deps, trx: Knex.Transaction, scope: ListScope, q: ListParams) {
+  const page = await runList<{ workflow_id: string } & Record<string, unknown>>(trx, importRunsList, scope, q);
+  return { ...page, items: page.items.map(withLink(deps)) };
 }

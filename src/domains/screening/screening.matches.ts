@@ -14,6 +14,8 @@ import type { ListMatchesQuery } from './screening.schemas';
 import { isUuid } from '../../kit/ids';
 import { staffActor } from '../../kit/actor';
 import { decideInTransaction } from '../../kit/process';
+import { runList, tenantScope } from '../../kit/list';
+import { matchesList } from './screening.lists';
 
 /** Screening matches: a table process (no workflow each); the machine decides every change. */
 
@@ -44,21 +46,10 @@ export interface MatchRow {
 const tx = <T>(deps: Deps, codAzienda: string, user: SessionUser, fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda, actor: user.username }, fn);
 
-const base = (trx: Knex.Transaction) => trx('screening_matches as m')
-  .join('screening_subjects as s', 's.id', 'm.subject_id')
-  .whereNull('m.deleted_at')
-  .select('m.*', 's.nome as subject_nome', 's.tipo as subject_tipo', 's.cod_anagrafe');
-
-export async function listMatches(trx: Knex.Transaction, q: ListMatchesQuery) {
-  const filtered = base(trx).modify((b) => {
-    if (q.stato) b.where('m.stato', q.stato);
-    if (q.min_score !== undefined) b.where('m.score', '>=', q.min_score);
-    if (q.list) b.where('m.list_name', q.list);
-    if (q.q) b.whereILike('s.nome', `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  });
-  const items = await filtered.clone().orderBy([{ column: 'm.created_at', order: 'desc' }, { column: 'm.score', order: 'desc' }, { column: 'm.id' }]).limit(q.limit).offset(q.offset);
-  const count = await filtered.clone().clearSelect().count<{ n: string }[]>({ n: '*' });
-  return { items: (items as MatchRow[]).map((m) => ({ ...m, score: Number(m.score) })), total: Number(count[0]?.n ?? 0), limit: q.limit, offset: q.offset };
+/** The review list (src/kit/list): keyset pages and a capped count, the tenant predicate explicit. */
+export async function listMatches(trx: Knex.Transaction, codAzienda: string, q: ListMatchesQuery) {
+  const page = await runList<MatchRow>(trx, matchesList, tenantScope(codAzienda), q);
+  return { ...page, items: page.items.map((m) => ({ ...m, score: Number(m.score) })) };
 }
 
 export async function getMatch(trx: Knex.Transaction, id: string, forUpdate = false): Promise<MatchRow | undefined> {

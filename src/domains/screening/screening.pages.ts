@@ -8,13 +8,13 @@ import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../../kit/users';
 import type { RegisterRoutes } from '../../kit/area';
-import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
+import { IMPORT_READERS, IMPORTERS, importListScope, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
 import {
   ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
   REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
 } from './screening.labels';
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
-import { assignSchema, listMatchesQuery, resolveSchema } from './screening.schemas';
+import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
 import { staff } from '../../kit/access';
 
 const DELETERS: Role[] = ['admin', 'co'];
@@ -32,11 +32,10 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   const list = (base: string) => async (ctx: Ctx) => {
     const parsed = listMatchesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listMatchesQuery.parse({});
-    const result = await tx(ctx, (trx) => listMatches(trx, q));
+    const result = await tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), q));
     const lists = await tx(ctx, async (trx) => (await trx.raw('select distinct list_name from screening_list_versions order by list_name')).rows.map((r: { list_name: string }) => r.list_name) as string[]);
     const filters = { q: q.q ?? '', stato: q.stato ?? '', list: q.list ?? '', min_score: q.min_score === undefined ? '' : String(q.min_score) };
-    const pager = { hasPrev: result.offset > 0, prev: Math.max(0, result.offset - result.limit), hasNext: result.offset + result.limit < result.total, next: result.offset + result.limit };
-    render(ctx, views, 'screening/list.njk', { result, filters, pager, labels, lists, base }, { fragment: 'screening/_table.njk' });
+    render(ctx, views, 'screening/list.njk', { result, filters, labels, lists, base }, { fragment: 'screening/_table.njk' });
   };
   router.get('/screening', staff(STAFF_READ), list('/screening'));
   router.get('/admin/screening/matches', staff(STAFF_READ), list('/admin/screening/matches'));
@@ -104,7 +103,7 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   });
 
   router.get('/admin/screening/import', staff(IMPORT_READERS), async (ctx) => {
-    const { run, rescreen, history } = await inImportScope(deps, ctx, async (trx) => ({ ...await importStatus(deps, trx), history: await runHistory(deps, trx, 20, 0) }));
+    const { run, rescreen, history } = await inImportScope(deps, ctx, async (trx) => ({ ...await importStatus(deps, trx), history: await runHistory(deps, trx, importListScope(ctx), historyQuery.parse({})) }));
     const platform = hasRole(ctx.state.user, IMPORTERS);
     render(ctx, views, 'screening/import.njk', { run, rescreen, history, labels, canImport: platform, platform }, { fragment: 'screening/_import_progress.njk' });
   });

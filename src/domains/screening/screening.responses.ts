@@ -1,3 +1,4 @@
+import { listResponse } from '../../kit/list';
 import { z } from 'zod';
 
 /** Response shapes of the screening API, as the client reads them (timestamps as ISO strings). */
@@ -29,10 +30,7 @@ const match = z.object({
   breakdown: record, stato: z.string(), assegnatario: z.string().nullable(), esito_richiesto: z.string().nullable(), resolution_reason: z.string().nullable(),
   resolution_requested_by: z.string().nullable(), resolved_by: z.string().nullable(), resolved_at: when.nullable(), import_run_id: z.string().nullable(), created_at: when, updated_at: when,
 });
-export const matchListResponse = z.object({
-  items: z.array(match.extend({ subject_nome: z.string(), subject_tipo: z.string(), cod_anagrafe: z.string().nullable() })),
-  total: z.number(), limit: z.number(), offset: z.number(),
-});
+export const matchListResponse = listResponse(match.extend({ subject_nome: z.string(), subject_tipo: z.string(), cod_anagrafe: z.string().nullable() }));
 export const matchDetailResponse = match.extend({
   subject: record, entry: record.nullable(),
   // seq is null until the sealer chains the event (moments after its commit).
@@ -57,7 +55,7 @@ const rescreen = z.object({
   subjects_total: z.number(), subjects_done: z.number(), matches_created: z.number(),
 });
 export const importStatusResponse = z.object({ run: importRun.nullable(), rescreen: rescreen.nullable() });
-export const importHistoryResponse = z.object({ items: z.array(importRun), total: z.number(), limit: z.number(), offset: z.number() });
+export const importHistoryResponse = listResponse(importRun);
 
 export const dashboardResponse = z.object({
   by_state: z.record(z.string(), z.number()),

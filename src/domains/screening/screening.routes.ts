@@ -10,7 +10,7 @@ import {
   INLINE_BATCH_LIMIT, SCREENING_BATCH_RECORD_TYPE, SCREENING_BATCH_WORKFLOW_TYPE, screeningBatchProgressQuery, screeningBatchWorkflowId, type ScreeningBatchInput,
 } from '../../../workflows/screening/screening.contract';
 import type { RegisterRoutes } from '../../kit/area';
-import { IMPORT_READERS, IMPORTERS, importStatus, inImportScope, runHistory, startImport } from './screening.imports';
+import { IMPORT_READERS, IMPORTERS, importListScope, importStatus, inImportScope, runHistory, startImport } from './screening.imports';
 import { assignMatch, dashboard, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import {
   batchInlineResponse, batchProgressResponse, batchStartedResponse, dashboardResponse, importHistoryResponse, importStartedResponse, importStatusResponse,
@@ -86,7 +86,7 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
   for (const [path, t, summary] of [['/api/v1/screening/matches', tag, 'Elenco delle corrispondenze'], ['/api/sanctions/hits', legacy, 'Elenco delle corrispondenze (legacy)']] as const) {
     router.api({
       method: 'GET', path, summary, tag: t, access: staff(STAFF_READ), query: listMatchesQuery, response: matchListResponse,
-      handler: (ctx, { query }) => tx(ctx, (trx) => listMatches(trx, query)),
+      handler: (ctx, { query }) => tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), query)),
     });
   }
 
@@ -130,6 +130,6 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
 
   router.api({
     method: 'GET', path: '/api/v1/screening/import/storico', summary: 'Storico delle importazioni', tag, access: staff(IMPORT_READERS), query: historyQuery, response: importHistoryResponse,
-    handler: (ctx, { query }) => inImportScope(deps, ctx, (trx) => runHistory(deps, trx, query.limit, query.offset)),
+    handler: (ctx, { query }) => inImportScope(deps, ctx, (trx) => runHistory(deps, trx, importListScope(ctx), query)),
   });
 };

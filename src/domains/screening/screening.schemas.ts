@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MATCH_ESITI, MATCH_STATES } from '../../../workflows/screening/screening.machine';
+import { listParamsShape } from '../../kit/list';
+import { importRunsList, matchesList } from './screening.lists';
 
 const text = (max: number) => z.string().trim().max(max, `Massimo ${max} caratteri`);
 const required = (max: number, msg = 'Campo obbligatorio') => text(max).min(1, msg);
@@ -34,12 +36,8 @@ export const listMatchesQuery = z.object({
   min_score: z.coerce.number().min(0).max(1).optional().or(blank),
   list: text(100).optional().or(blank),
   q: text(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional().default(25),
-  offset: z.coerce.number().int().min(0).optional().default(0),
+  ...listParamsShape(matchesList),
 });
 export type ListMatchesQuery = z.infer<typeof listMatchesQuery>;
 
-export const historyQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional().default(20),
-  offset: z.coerce.number().int().min(0).optional().default(0),
-});
+export const historyQuery = z.object(listParamsShape(importRunsList));

@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+
+/**
+ * Seeds for the query-plan test, one per list of the registry (by list name): many rows in the
+ * tenant the test reads (BIG_TENANT) and more in other tenants, so the planner faces the shapes
+ * of production (a large table, one tenant a fraction of it). Rows are written by the owner with
+ * generate_series; the values spread over the filters' and sorts' columns.
+ */
+export const BIG_TENANT = 'SEED1';
+export const OTHER_TENANTS = ['SEED2', 'SEED3'];
+/** Rows of the tenant the test reads; each other tenant holds more, so the tenant is a minority of the table as in production. */
+export const BIG_ROWS = 20_000;
+const OTHER_ROWS = 20_000;
+/** The user whose notifications are listed (the notifications list's `cod_utente` sample). */
+export const SEED_USER = '00000000-0000-4000-8000-000000000001';
+
+type Seed = (owner: Knex) => Promise<void>;
+
+/** Runs `sql` once per tenant with :tenant and :n (row count) bound. */
+const perTenant = (sql: string): Seed => async (owner) => {
+  for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
+    await owner.raw(sql, { tenant, n });
+  }
+};
+
+/** The tenants themselves and one user each (the notifications' recipients). */
+export async function seedTenants(owner: Knex): Promise<void> {
+  for (const t of [BIG_TENANT, ...OTHER_TENANTS]) {
+    await owner('aziende').insert({ cod_azienda: t, ragione_sociale: `Seed ${t}` });
+  }
+  await owner.raw(`insert into utenti (cod_utente, cod_azienda, username, email, nome, cognome, password_hash, ruoli)
+    select case when t = :big then cast(:user as uuid) else gen_random_uuid() end, t, 'seed-user-' || t, 'seed-' || t || '@example.test', 'Seed', 'User', 'x', '{analyst}'
+    from unnest(cast(:tenants as text[])) t`, { big: BIG_TENANT, user: SEED_USER, tenants: [BIG_TENANT, ...OTHER_TENANTS] });
+}
+
+export const LIST_SEEDS: Record<string, Seed> = {
+  cases: perTenant(`insert into cases (id, cod_azienda, titolo, descrizione, tipo, priorita, stato, opened_by, sla_days, sla_due_at, overdue, workflow_id, created_at, updated_at)
+    select gen_random_uuid(), :tenant, 'Caso ' || i, 'Descrizione del caso ' || md5(i::text), 'indagine',
+      (array['bassa','media','alta','critica'])[1 + i % 4], (array['open','escalated','closing','closed'])[1 + i % 4], 'seed', 30,
+      now() + (i % 60) * interval '1 day', i % 10 = 0, 'case:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i`),
+
+  'admin.aziende': async (owner) => {
+    await owner.raw(`insert into aziende (cod_azienda, ragione_sociale, partita_iva, attiva, created_at)
+      select 'AZ' || lpad(i::text, 6, '0'), 'Azienda ' || md5(i::text), lpad(i::text, 11, '0'), i % 20 <> 0, now() - i * interval '1 hour'
+      from generate_series(1, :n) i`, { n: BIG_ROWS + 2 * OTHER_ROWS });
+  },
+
+  'admin.utenti': perTenant(`insert into utenti (cod_utente, cod_azienda, username, email, nome, cognome, password_hash, ruoli, attivo, last_login_at, created_at)
+    select gen_random_uuid(), :tenant, lower(:tenant) || '-u' || i, lower(:tenant) || '-u' || i || '@example.test', 'Nome' || i, 'Cognome' || md5(i::text), 'x',
+      array[(array['analyst','co','auditor','admin'])[1 + i % 4]], i % 10 <> 0, case when i % 3 = 0 then null else now() - i * interval '1 minute' end,
+      now() - i * interval '1 minute'
+    from generate_series(1, :n) i`),
+
+  'screening.matches': perTenant(`with s as (
+      insert into screening_subjects (id, cod_azienda, tipo, nome)
+      select gen_random_uuid(), :tenant, 'person', 'Soggetto ' || md5(i::text) from generate_series(1, :n / 10) i returning id
+    ), subjects as (select id, row_number() over () as r from s)
+    insert into screening_matches (id, cod_azienda, subject_id, list_name, entry_id, entry_hash, score, stato, created_at, updated_at)
+    select gen_random_uuid(), :tenant, subjects.id, (array['EU','UN','OFAC'])[1 + i % 3], 'e' || i, 'h', (i % 100) / 100.0,
+      (array['open','assigned','true_match','false_positive'])[1 + i % 4], now() - (i / 10) * interval '1 minute', now()
+    from generate_series(1, :n) i join subjects on subjects.r = 1 + i % (:n / 10)`),
+
+  'screening.import_runs': async (owner) => {
+    await owner.raw(`insert into screening_import_runs (id, workflow_id, trigger, status, started_at)
+      select gen_random_uuid(), 'import:' || i, 'schedule', 'completed', now() - i * interval '1 hour' from generate_series(1, :n) i`, { n: BIG_ROWS + 2 * OTHER_ROWS });
+  },
+
+  'audit.events': perTenant(`insert into audit_events (cod_azienda, seq, occurred_at, actor, action, entity_type, entity_id, data, prev_hash, hash)
+    select :tenant, case when i > :n - 50 then null else i end, timestamptz '2026-01-01' + i * interval '1 minute', 'seed-actor-' || (i % 10),
+      (array['case.opened','case.closed','login','match.resolved'])[1 + i % 4], (array['case','utente','screening_match'])[1 + i % 3],
+      'seed-entity-' || (i % 1000), '{}', case when i > :n - 50 then null else 'p' end, case when i > :n - 50 then null else 'h' end
+    from generate_series(1, :n) i`),
+
+  notifications: perTenant(`insert into notifications (id, cod_azienda, cod_utente, tipo, titolo, messaggio, read_at, created_at)
+    select gen_random_uuid(), :tenant, (select cod_utente from utenti where username = 'seed-user-' || :tenant), 'info', 'Notifica ' || i, '',
+      case when i % 5 = 0 then null else now() end, now() - i * interval '1 minute'
+    from generate_series(1, :n) i`),
+
+  'outbox.messages': perTenant(`insert into outbox_messages (id, cod_azienda, kind, recipient, subject, status, body_sealed, dedup_key, message_id, created_at, updated_at)
+    select gen_random_uuid(), :tenant, (array['otp','resume','info_request','reminder','outcome','notification'])[1 + i % 6],
+      'r' || md5(i::text) || '@example.test', 'Oggetto ' || i, case when i % 50 = 0 then 'failed' when i % 7 = 0 then 'pending' else 'sent' end,
+      'x', 'd' || i, 'm' || i || '@' || :tenant, now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i`),
+
+  'onboarding.cases': perTenant(`insert into onboarding_cases (id, cod_azienda, stato, tipo_soggetto, email, anagrafe, risk_score, risk_classe, submitted_at, workflow_id, created_at, updated_at)
+    select gen_random_uuid(), :tenant, (array['draft','submitted','in_review','approved','rejected'])[1 + i % 5],
+      (array['persona_fisica','ditta_individuale','societa'])[1 + i % 3], 'c' || i || '@example.test',
+      jsonb_build_object('nome', 'Nome' || i, 'cognome', 'Cognome' || md5(i::text)),
+      case when i % 5 = 0 then null else i % 100 end, case when i % 5 = 0 then null else (array['basso','medio','alto'])[1 + i % 3] end,
+      case when i % 5 = 0 then null else now() - i * interval '1 minute' end, 'onboarding:' || :tenant || ':' || i,
+      timestamptz '2026-01-01' + i * interval '1 minute', now()
+    from generate_series(1, :n) i`),
+};
