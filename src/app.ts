@@ -47,7 +47,7 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   app.use(methodNotAllowed(router));
   app.use(bodyParser({ enableTypes: ['json', 'form'], jsonLimit: '1mb', formLimit: '256kb', encoding: 'utf-8' }));
   app.use(refuseUnstorableInput());
-  app.use(sessionMiddleware(sessions, deps.platformDb));
+  app.use(sessionMiddleware(sessions));
   app.use(customerSessionMiddleware(deps));
   app.use(csrf(deps.config.sessionSecret, deps.config.secureCookies, deps.config.publicBaseUrl));
   app.use(flashFromCookie());

@@ -42,6 +42,11 @@ export class PlatformDb {
   constructor(knex: Knex) { this.#knex = knex; }
   /** Runs fn in one transaction of the platform role. */
   transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> { return this.#knex.transaction(fn); }
+  /**
+   * One statement of the platform role outside a transaction: a single read on every request
+   * (the session and its user) costs one round trip instead of three.
+   */
+  statement<T>(fn: (knex: Knex) => Promise<T>): Promise<T> { return fn(this.#knex); }
   destroy(): Promise<void> { return this.#knex.destroy(); }
 }
 

@@ -21,13 +21,15 @@ export async function loadUser(db: PlatformDb, codUtente: string): Promise<Sessi
 }
 
 /** Loads the session and its user; a session whose user was disabled is ended. */
-export function sessionMiddleware(store: SessionStore, db: PlatformDb): Koa.Middleware<AppState> {
+export function sessionMiddleware(store: SessionStore): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     const sid = ctx.cookies.get(SESSION_COOKIE);
     if (sid) {
-      const session = await store.load(sid);
+      const loaded = await store.load(sid);
+      const session = loaded?.row;
       if (session?.kind === 'staff' && session.cod_utente) {
-        const user = await loadUser(db, session.cod_utente);
+        // A disabled user, or a user of a disabled tenant, has no live session: checked on every request.
+        const user = loaded!.user;
         if (user) {
           ctx.state.session = session;
           if (session.mfa_ok) {

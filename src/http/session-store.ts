@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { withPlatform, type PlatformDb } from '../db/tenant';
-import type { SessionRow } from './context';
+import type { SessionRow, SessionUser } from './context';
+
+/** The user's fields a request carries (src/http/auth.ts loadUser reads the same). */
+const USER_FIELDS = ['cod_utente', 'cod_azienda', 'username', 'email', 'nome', 'cognome', 'ruoli', 'totp_enabled'] as const;
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
@@ -39,23 +42,32 @@ export class SessionStore {
     return { id, row: row as SessionRow };
   }
 
-  /** The live session for a cookie value, or undefined when unknown, idle too long or past its absolute end. */
-  async load(id: string): Promise<SessionRow | undefined> {
-    return this.inPlatform(async (sessions) => {
-      const row = (await sessions().where({ id_hash: hashId(id) }).first()) as SessionRow | undefined;
-      if (!row) return undefined;
-      const now = Date.now();
-      const idleLimit = new Date(row.last_seen_at).getTime() + this.policy.idleMinutes * 60_000;
-      if (now > new Date(row.expires_at).getTime() || now > idleLimit) {
-        await sessions().where({ id_hash: row.id_hash }).delete();
-        return undefined;
-      }
-      // Touch at most once a minute: the idle clock does not need more precision than that.
-      if (now - new Date(row.last_seen_at).getTime() > 60_000) {
-        await sessions().where({ id_hash: row.id_hash }).update({ last_seen_at: new Date() });
-      }
-      return row;
-    });
+  /**
+   * The live session for a cookie value with its user, in one statement; undefined when
+   * unknown, idle too long or past its absolute end. `user` is null when the session's user
+   * (or the user's tenant) was disabled: such a session is dead.
+   */
+  async load(id: string): Promise<{ row: SessionRow; user: SessionUser | null } | undefined> {
+    const found = await this.platform.statement((knex) => knex('sessions as s')
+      .leftJoin('utenti as u', 'u.cod_utente', 's.cod_utente')
+      .leftJoin('aziende as a', 'a.cod_azienda', 'u.cod_azienda')
+      .where('s.id_hash', hashId(id))
+      .first('s.*', ...USER_FIELDS.map((f) => `u.${f} as user_${f}`),
+        knex.raw('(u.attivo and (u.cod_azienda is null or a.attiva)) as user_live'))) as Record<string, unknown> | undefined;
+    if (!found) return undefined;
+    const row = Object.fromEntries(Object.entries(found).filter(([k]) => !k.startsWith('user_'))) as unknown as SessionRow;
+    const now = Date.now();
+    const idleLimit = new Date(row.last_seen_at).getTime() + this.policy.idleMinutes * 60_000;
+    if (now > new Date(row.expires_at).getTime() || now > idleLimit) {
+      await this.destroy(row.id_hash);
+      return undefined;
+    }
+    // Touch at most once a minute: the idle clock does not need more precision than that.
+    if (now - new Date(row.last_seen_at).getTime() > 60_000) {
+      await this.inPlatform((sessions) => sessions().where({ id_hash: row.id_hash }).update({ last_seen_at: new Date() }));
+    }
+    const user = found.user_live ? Object.fromEntries(USER_FIELDS.map((f) => [f, found[`user_${f}`]])) as unknown as SessionUser : null;
+    return { row, user };
   }
 
   async update(idHash: string, patch: Partial<Pick<SessionRow, 'mfa_ok' | 'tenant_attivo' | 'data'>>): Promise<void> {

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   CASE_RECORD_TYPE, CASE_WORKFLOW_TYPE, caseTransitionUpdate, caseWorkflowId, createCaseUpdate,
@@ -34,13 +35,22 @@ export async function createCase(pc: ProcessClient, p: {
 }
 
 /**
- * Sends one transition to the case's workflow; its validator is the authority. A case in a
- * final state has no running workflow any more, so the machine answers for it here.
+ * Sends one transition to the case's workflow; its validator is the authority. The workflow
+ * id follows from the session's tenant and the case id, so nothing is read first: another
+ * tenant's case cannot be addressed. Only when no workflow runs (an unknown id, or a case in
+ * a final state, whose workflow has ended) is the row read, to answer 404 or the machine's 409.
  */
-export async function transitionCase(pc: ProcessClient, row: CaseRow, user: SessionUser, args: Omit<CaseTransitionArgs, 'actor'>): Promise<CaseReply> {
+export async function transitionCase(pc: ProcessClient, ref: { codAzienda: string; caseId: string }, user: SessionUser,
+  args: Omit<CaseTransitionArgs, 'actor'>, readRow: () => Promise<CaseRow>): Promise<CaseReply> {
   const actor = staffActor(user);
-  if (isFinal(caseMachine, row.stato)) {
-    decideInTransaction(caseMachine, { state: row.stato, action: args.action, actor, record: { ...row }, input: { ...args }, messages: MESSAGES });
+  try {
+    return await executeUpdate(pc, caseWorkflowId(ref.codAzienda, ref.caseId), caseTransitionUpdate, [{ ...args, actor }], { messages: MESSAGES });
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    const row = await readRow();
+    if (isFinal(caseMachine, row.stato)) {
+      decideInTransaction(caseMachine, { state: row.stato, action: args.action, actor, record: { ...row }, input: { ...args }, messages: MESSAGES });
+    }
+    throw err;
   }
-  return executeUpdate(pc, row.workflow_id, caseTransitionUpdate, [{ ...args, actor }], { fallback: { state: row.stato, action: args.action }, messages: MESSAGES });
 }

@@ -76,7 +76,9 @@ export async function openCase(deps: Deps, codAzienda: string, user: SessionUser
 }
 
 export async function applyTransition(deps: Deps, codAzienda: string, user: SessionUser, id: string, args: Omit<CaseTransitionArgs, 'actor'>) {
-  const row = await requireCase(deps, codAzienda, user, id);
-  const reply = await transitionCase(await caseTemporal(deps), row, user, args);
-  return replyView(deps, user, { ...reply, record: reply.record ?? (row as unknown as NonNullable<CaseReply['record']>) });
+  if (!isUuid(id)) throw notFound('Caso', 'm');
+  const reply = await transitionCase(await caseTemporal(deps), { codAzienda, caseId: id }, user, args, () => requireCase(deps, codAzienda, user, id));
+  // Histories recorded before projections answered their row carry none: read it then.
+  const record = reply.record ?? await requireCase(deps, codAzienda, user, id);
+  return replyView(deps, user, { ...reply, record: record as unknown as NonNullable<CaseReply['record']> });
 }
