@@ -13,6 +13,7 @@ export interface AppStack {
   pid: number;
   baseUrl: string;
   temporalAddress: string;
+  ownerUrl: string;
   /** The owner's connection: seeding and clean-up. */
   owner: Knex;
   /** This process's own pools and clients with the app's configuration (seeding users, the bare baseline). */
@@ -32,7 +33,8 @@ export async function startAppStack(log: (m: string) => void): Promise<AppStack>
   const ports = { PORT: await freePort(), EMBEDDED_PG_PORT: await freePort(), TEMPORAL_PORT: await freePort(), TEMPORAL_UI_PORT: await freePort(), MAIL_DEV_SMTP_PORT: await freePort(), MAIL_DEV_WEB_PORT: await freePort() };
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
   delete env.DATABASE_URL; delete env.TEMPORAL_ADDRESS; delete env.SMTP_URL; delete env.NODE_ENV;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'src', 'main.ts')], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = process.env.BENCH_CPU_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(projectRoot, 'src', 'main.ts')], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   await new Promise<void>((resolve, reject) => {
@@ -52,7 +54,7 @@ export async function startAppStack(log: (m: string) => void): Promise<AppStack>
   const owner = createKnex(ownerUrl, { max: 4 });
   await firstImportDone(owner, log);
   return {
-    pid: child.pid!, baseUrl: `http://127.0.0.1:${ports.PORT}`, temporalAddress, owner, deps,
+    pid: child.pid!, baseUrl: `http://127.0.0.1:${ports.PORT}`, temporalAddress, ownerUrl, owner, deps,
     async stop() {
       await closeDeps(deps).catch(() => undefined);
       await owner.destroy().catch(() => undefined);
