@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, WithStartWorkflowOperation } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { bump, bumpWithActivity, bumpWithLocalActivity } from './bare.workflow';
+import { bump, bumpWithActivity, bumpWithLocalActivity, bumpWithLocalActivityAndStatus } from './bare.workflow';
 
-export type BareUpdate = 'bump' | 'bumpWithActivity' | 'bumpWithLocalActivity';
-const UPDATES = { bump, bumpWithActivity, bumpWithLocalActivity };
+export type BareUpdate = 'bump' | 'bumpWithActivity' | 'bumpWithLocalActivity' | 'bumpWithLocalActivityAndStatus';
+const UPDATES = { bump, bumpWithActivity, bumpWithLocalActivity, bumpWithLocalActivityAndStatus };
 
 /**
  * The baseline for transitions and creation: a bare Temporal workflow with an update
