@@ -12,7 +12,10 @@ import type { AreaDefinition } from '../src/kit/area';
  * It is plain JavaScript so the bundler needs no TypeScript loader for it.
  */
 export function workflowsEntry(areas: readonly AreaDefinition[] = AREAS): string {
-  const dir = join(projectRoot, 'node_modules', '.cache', 'compliance');
+  // In the project itself, not under node_modules: a checkout whose node_modules is a link to
+  // another checkout's would share one entry (naming either's workflows), and the bundler, which
+  // resolves the link, would not find the entry point it generates beside this file.
+  const dir = join(projectRoot, '.cache');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'workflows-entry.js');
   const lines = areas.flatMap((a) => (a.workflowModules ?? []).map((m) => `export * from ${JSON.stringify(m)}; // ${a.name}`));
