@@ -4,11 +4,10 @@ import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { defaultSanctionsDir, loadOpenSanctionsFixtures } from './lib/load-all';
+import { defaultSanctionsDir, loadOpenSanctionsFixtures, readUkXlsx } from './lib/load-all';
 import type { ListEntry } from './lib/types';
 import { importOfacCsvDir } from './lib/importers/ofac-csv';
 import { importUnXmlFile } from './lib/importers/un-xml';
-import { parseUkXlsx } from './lib/importers/uk-xlsx';
 import { importEuXmlFile } from './lib/importers/eu-xml';
 import { importCryptoDir } from './lib/importers/crypto';
 
@@ -40,7 +39,7 @@ export function listSources(dataDir = sanctionsDataDir()): ListSource[] {
   const un = last(join(dataDir, 'un'), /\.xml$/i);
   if (un) out.push({ list: 'un_sc_sanctions', path: rel(un), load: () => importUnXmlFile(un) });
   const uk = last(join(dataDir, 'uk'), /\.xlsx$/i);
-  if (uk) out.push({ list: 'gb_hmt_sanctions', path: rel(uk), load: async () => (await parseUkXlsx(uk)).entries });
+  if (uk) out.push({ list: 'gb_hmt_sanctions', path: rel(uk), load: async () => (await (await readUkXlsx()).parseUkXlsx(uk)).entries });
   const eu = last(join(dataDir, 'eu'), /\.xml$/i);
   if (eu) out.push({ list: 'eu_fsf', path: rel(eu), load: () => importEuXmlFile(eu) });
   const crypto = join(dataDir, 'crypto');
