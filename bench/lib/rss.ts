@@ -29,21 +29,25 @@ export function readRss(pid: number): number {
 export const toMB = (bytes: number) => Math.round(bytes / 1e5) / 10;
 
 /**
- * RSS once the process has settled: sampled every `intervalMs` until two samples `windowMs`
- * apart differ by less than `toleranceBytes` (or `maxMs` passed). A process that just did work
- * still frees and collects for a while (V8 shrinks its heap some seconds after the work stops);
- * a figure taken at once would depend on the moment.
+ * RSS once the process has settled: sampled every `intervalMs` until no sample in the last
+ * `windowMs` differs from the current one by more than `toleranceBytes` (or `maxMs` passed).
+ * A process that just did work keeps freeing for a minute or two: V8 shrinks its heap in
+ * steps, some seconds to tens of seconds apart, so a short window stops on a plateau between
+ * two steps. `lowest` is the least RSS seen meanwhile.
  */
-export async function settledRss(pid: number, opts: { intervalMs?: number; windowMs?: number; toleranceBytes?: number; maxMs?: number } = {}): Promise<ProcessMemory & { waitedMs: number }> {
-  const interval = opts.intervalMs ?? 1000, window = opts.windowMs ?? 15_000, tolerance = opts.toleranceBytes ?? 2e6, max = opts.maxMs ?? 120_000;
+export async function settledRss(pid: number, opts: { intervalMs?: number; windowMs?: number; toleranceBytes?: number; maxMs?: number } = {}): Promise<ProcessMemory & { waitedMs: number; lowest: number }> {
+  const interval = opts.intervalMs ?? 1000, window = opts.windowMs ?? 60_000, tolerance = opts.toleranceBytes ?? 3e6, max = opts.maxMs ?? 240_000;
   const t0 = Date.now();
   const samples: { at: number; rss: number }[] = [];
+  let lowest = Infinity;
   for (;;) {
     const now = Date.now();
     const m = readProcessMemory(pid);
+    lowest = Math.min(lowest, m.rss);
     samples.push({ at: now, rss: m.rss });
-    const old = samples.find((s) => now - s.at >= window && now - s.at < window + interval * 2);
-    if ((old && Math.abs(old.rss - m.rss) < tolerance) || now - t0 >= max) return { ...m, waitedMs: now - t0 };
+    while (samples.length && now - samples[0]!.at > window) samples.shift();
+    const full = now - t0 >= window;
+    if ((full && samples.every((s) => Math.abs(s.rss - m.rss) < tolerance)) || now - t0 >= max) return { ...m, waitedMs: now - t0, lowest };
     await new Promise((r) => setTimeout(r, interval));
   }
 }
