@@ -10,7 +10,7 @@ const ioModules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.venv/**', '.scratch/**', '.tmp-*', '.tmp-*/**', '**/.*.tmp.ts', 'test-artifacts/**', 'public/**'] },
+  { ignores: ['node_modules/**', '.data/**', '.venv/**', '.scratch/**', '.cache/**', '.tmp-*', '.tmp-*/**', '**/.*.tmp.ts', 'test-artifacts/**', 'public/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

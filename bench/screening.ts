@@ -82,19 +82,42 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/**
+ * What a Screener keeps once the entries it was built from are gone, as in the server (entries
+ * parsed from PostgreSQL, then dropped): heap and off-heap bytes after a full collection. Needs
+ * --expose-gc (npm run bench:screening passes it); without it, undefined.
+ */
+function screenerMemory(entries: ListEntry[]): { screenerHeapMB?: number; screenerExternalMB?: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return {};
+  const json = JSON.stringify(entries);
+  const settled = () => { gc(); gc(); const m = process.memoryUsage(); return { heap: m.heapUsed, external: m.external }; };
+  const before = settled();
+  let copy: ListEntry[] | undefined = JSON.parse(json) as ListEntry[];
+  const screener = new Screener(copy);
+  copy = undefined;
+  const after = settled();
+  // Keep the screener alive until it has been measured.
+  if (!screener.entryCount) return {};
+  return { screenerHeapMB: +((after.heap - before.heap) / 1e6).toFixed(1), screenerExternalMB: +((after.external - before.external) / 1e6).toFixed(1) };
+}
+
 async function main() {
   const t0 = performance.now();
   const loaded = await loadAllLists();
   const tLoad = performance.now() - t0;
+  // First, in a process that has built no screener yet: its token cache is counted too.
+  const retained = screenerMemory(loaded.entries);
   const t1 = performance.now();
   const screener = new Screener(loaded.entries);
   const tIndex = performance.now() - t1;
   const mem = process.memoryUsage();
   out({
     metric: 'load', lists: Object.fromEntries(Object.entries(loaded.lists).map(([k, v]) => [k, v.length])),
-    entries: loaded.entries.length, nameRecords: screener.index.records.length, importMs: Math.round(tLoad),
+    entries: loaded.entries.length, nameRecords: screener.index.recordCount, importMs: Math.round(tLoad),
     indexMs: Math.round(tIndex), heapUsedMB: Math.round(mem.heapUsed / 1e6), rssMB: Math.round(mem.rss / 1e6),
   });
+  out({ metric: 'screener_memory', ...retained, vocabulary: screener.index.vocabularySize, keys: screener.index.keyCount, entryJsonMB: +(screener.entryBytes / 1e6).toFixed(1) });
 
   const dev = evaluateDevCases(screener, devDir);
   out({ metric: 'ofac_test_cases', threshold: DEFAULT_MATCH_THRESHOLD, ...dev.ofac.summary, misses: dev.ofac.misses });
@@ -117,13 +140,14 @@ async function main() {
   // name (a true homonym: only date of birth or nationality can tell them apart), so it is counted
   // apart and not as a false alert. Near spellings (Matteo / Mateo) stay in the non-listed set.
   const personRecords = new Map<string, Set<number>>();
-  screener.index.records.forEach((r, rid) => {
-    if (loaded.entries[r.entry]!.schema !== 'Person') return;
+  for (let rid = 0; rid < screener.index.recordCount; rid++) {
+    const r = screener.index.record(rid);
+    if (loaded.entries[r.entry]!.schema !== 'Person') continue;
     for (const t of r.norm.tokens) {
       const s = personRecords.get(t.text);
       if (s) s.add(rid); else personRecords.set(t.text, new Set([rid]));
     }
-  });
+  }
   const isHomonym = (first: string, last: string) => {
     const tokens = [...normalizedText(first).split(' '), ...normalizedText(last).split(' ')];
     const sets = tokens.map((t) => personRecords.get(t));
@@ -153,7 +177,7 @@ async function main() {
     const s = performance.now();
     const hits = screener.screen({ name: q }, { reviewThreshold: 0.6 });
     latencies.push(performance.now() - s);
-    const own = hits.find((h) => h.entry === entry)?.score ?? 0;
+    const own = hits.find((h) => h.entry.list === entry.list && h.entry.id === entry.id)?.score ?? 0;
     sourceScores.push(own);
     if (own < DEFAULT_MATCH_THRESHOLD && typoMisses.length < 15) typoMisses.push(`${q} <- ${entry.name} (${own.toFixed(3)})`);
   }

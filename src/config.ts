@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productionProblems } from './config.production';
+import { parseMaxCachedWorkflows } from '../temporal/workflow-cache';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -32,10 +33,13 @@ function localSecrets(dataDir: string): LocalSecrets {
   return secrets;
 }
 
-/** Production settings missing or refused: one message naming each of them. */
+/** Settings missing or refused (most of them by production only): one message naming each of them. */
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Production configuration refused (NODE_ENV=production); nothing is generated or embedded in production:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  constructor(readonly problems: string[], production = true) {
+    const heading = production
+      ? 'Production configuration refused (NODE_ENV=production); nothing is generated or embedded in production'
+      : 'Configuration refused';
+    super(`${heading}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }
@@ -55,6 +59,8 @@ export interface TemporalConfig {
   tlsKeyPath?: string;
   apiKey?: string;
   webUiUrl: string;
+  /** Workflows the worker keeps in memory between tasks; the others replay their history on their next task. */
+  maxCachedWorkflows: number;
 }
 
 /**
@@ -138,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const app = roleSettings(env.APP_DATABASE_URL || undefined, env.APP_DB_ROLE || 'cp_app', secret('APP_DB_PASSWORD', (s) => s.appDbPassword));
   const platform = roleSettings(env.PLATFORM_DATABASE_URL || undefined, env.PLATFORM_DB_ROLE || 'cp_platform', secret('PLATFORM_DB_PASSWORD', (s) => s.platformDbPassword));
   const seedDemo = !production && env.SEED_DEMO !== 'false';
+  const maxCachedWorkflows = parseMaxCachedWorkflows(env.WORKER_MAX_CACHED_WORKFLOWS);
+  if (typeof maxCachedWorkflows === 'string') throw new ConfigError([maxCachedWorkflows], production);
   return {
     env: mode,
     port: Number(env.PORT ?? 3000),
@@ -166,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tlsKeyPath: env.TEMPORAL_TLS_KEY || undefined,
       apiKey: env.TEMPORAL_API_KEY || undefined,
       webUiUrl: env.TEMPORAL_WEB_UI_URL ?? 'http://localhost:8233',
+      maxCachedWorkflows,
     },
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'warn' : 'info'),
     seedDemo,

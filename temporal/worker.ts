@@ -9,6 +9,7 @@ import { startAuditSealer, type AuditSealer } from '../src/domains/audit';
 import type { Logger } from '../src/infra/logger';
 import { workflowBundle } from './bundle';
 import { ensureSearchAttributes } from './search-attributes';
+import { workflowCacheOptions } from './workflow-cache';
 
 let runtimeInstalled = false;
 function quietRuntime() {
@@ -52,6 +53,7 @@ export async function createWorker(opts: { temporal: TemporalConfig; address: st
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
     workflowBundle: await workflowBundle(),
+    ...workflowCacheOptions(cfg.maxCachedWorkflows),
     activities: createActivities({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger, config: opts.config }),
   });
   return { worker, connection, sealer: startAuditSealer({ db: opts.db, platformDb: opts.platformDb, logger: opts.logger }), searchAttributesAdded };

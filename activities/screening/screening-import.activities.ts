@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withPlatform } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
-import { listSources, sanctionsDataDir, sourceHash } from '../../src/domains/screening/screening.sources';
+import { listSources, loadListApart, sanctionsDataDir, sourceHash } from '../../src/domains/screening/screening.sources';
 import { latestVersions, storeListVersion } from '../../src/domains/screening/screening.store';
 import type { ImportTrigger, ListImportResult } from '../../workflows/screening/screening.contract';
 import type { ActivityDeps } from '../deps';
@@ -51,7 +51,7 @@ export function createScreeningImportActivities({ db, platformDb, logger }: Acti
         return result;
       }
       const t = performance.now();
-      const entries = await source.load();
+      const entries = await loadListApart(dir, p.list);
       return withPlatform(platformDb, ACTOR, async (trx) => {
         // One import of a list at a time: two concurrent runs would diff against the same base.
         await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`screening-list:${p.list}`]);

@@ -1,10 +1,11 @@
-import PDFDocument from 'pdfkit';
 import type { CeremonyRow } from './esign.service';
 
 const when = (d: Date | string | null | undefined) => (d ? new Date(d).toLocaleString('it-IT', { timeZone: 'Europe/Rome' }) + ' (ora italiana)' : '—');
 
 /** The receipt a person can read: who signed what, when and how, then the signed JWS itself. */
-export function receiptPdf(row: CeremonyRow): Promise<Buffer> {
+export async function receiptPdf(row: CeremonyRow): Promise<Buffer> {
+  // Loaded on first use: pdfkit and its fonts are about 19 MB that a process not signing never needs.
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Ricevuta di firma ${row.id}` } });
     const chunks: Buffer[] = [];

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import type { SubjectType } from '../../../workflows/onboarding/onboarding.contract';
 import { countryName } from './countries';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
@@ -73,7 +72,9 @@ export function signerName(tipo: SubjectType | null, anagrafe: Obj): string {
   return person(p) || (typeof anagrafe.denominazione === 'string' ? anagrafe.denominazione : '') || 'Richiedente';
 }
 
-function render(title: string, body: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+async function render(title: string, body: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  // Loaded on first use: pdfkit and its fonts are about 19 MB that a process not signing never needs.
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: title } });
     const chunks: Buffer[] = [];

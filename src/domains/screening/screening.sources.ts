@@ -1,11 +1,13 @@
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { defaultSanctionsDir, loadOpenSanctionsFixtures } from './lib/load-all';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defaultSanctionsDir, loadOpenSanctionsFixtures, readUkXlsx } from './lib/load-all';
 import type { ListEntry } from './lib/types';
 import { importOfacCsvDir } from './lib/importers/ofac-csv';
 import { importUnXmlFile } from './lib/importers/un-xml';
-import { parseUkXlsx } from './lib/importers/uk-xlsx';
 import { importEuXmlFile } from './lib/importers/eu-xml';
 import { importCryptoDir } from './lib/importers/crypto';
 
@@ -37,7 +39,7 @@ export function listSources(dataDir = sanctionsDataDir()): ListSource[] {
   const un = last(join(dataDir, 'un'), /\.xml$/i);
   if (un) out.push({ list: 'un_sc_sanctions', path: rel(un), load: () => importUnXmlFile(un) });
   const uk = last(join(dataDir, 'uk'), /\.xlsx$/i);
-  if (uk) out.push({ list: 'gb_hmt_sanctions', path: rel(uk), load: async () => (await parseUkXlsx(uk)).entries });
+  if (uk) out.push({ list: 'gb_hmt_sanctions', path: rel(uk), load: async () => (await (await readUkXlsx()).parseUkXlsx(uk)).entries });
   const eu = last(join(dataDir, 'eu'), /\.xml$/i);
   if (eu) out.push({ list: 'eu_fsf', path: rel(eu), load: () => importEuXmlFile(eu) });
   const crypto = join(dataDir, 'crypto');
@@ -56,4 +58,25 @@ export function sourceHash(dataDir: string, path: string): string {
   };
   walk(join(dataDir, path));
   return h.digest('hex');
+}
+
+const LOAD_PROCESS = join(dirname(fileURLToPath(import.meta.url)), 'list-load-process.ts');
+
+/**
+ * One list read in a child process: the parsers' peak (about 300 MB of heap for the UK
+ * workbook) stays there and leaves with it, instead of staying resident in the worker that
+ * also runs the workflows and, under `npm start`, the web. Only the entries come back.
+ */
+export function loadListApart(dataDir: string, list: string): Promise<ListEntry[]> {
+  return new Promise((resolve, reject) => {
+    // tsx resolved from here, not from wherever the process was started.
+    const child = fork(LOAD_PROCESS, [dataDir, list], { execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let answered = false;
+    child.once('message', (m: { entries?: ListEntry[]; error?: string }) => {
+      answered = true;
+      if (m.entries) resolve(m.entries); else reject(new Error(m.error ?? `list ${list} not read`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => { if (!answered) reject(new Error(`reading list ${list} ended with exit code ${code}`)); });
+  });
 }

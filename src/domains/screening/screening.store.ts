@@ -84,25 +84,38 @@ export async function storeListVersion(trx: Knex.Transaction, p: {
 /** Entry hash as the matches record it (the library's, so a changed entry is a new pair). */
 export { entryHash };
 
-type ScreenerCache = { key: string; screener: Promise<Screener> } | undefined;
+type ScreenerCache = { key: string; screener: Promise<Screener>; release?: NodeJS.Timeout } | undefined;
 
-/** One cached Screener per key: a failed build is forgotten, so the next call tries again. */
-function cachedScreener(slot: { current: ScreenerCache }, key: string, build: () => Promise<ListEntry[]>): Promise<Screener> {
+/**
+ * One cached Screener per key: a failed build is forgotten, so the next call tries again. With
+ * `idleMs`, a Screener nobody asked for in that time is dropped (its memory with it).
+ */
+function cachedScreener(slot: { current: ScreenerCache }, key: string, build: () => Promise<ListEntry[]>, idleMs?: number): Promise<Screener> {
   if (slot.current?.key !== key) {
+    if (slot.current?.release) clearTimeout(slot.current.release);
     const screener = build().then((entries) => new Screener(entries));
     slot.current = { key, screener };
     screener.catch(() => { if (slot.current?.screener === screener) slot.current = undefined; });
   }
-  return slot.current.screener;
+  const held = slot.current;
+  if (idleMs !== undefined) {
+    if (held.release) clearTimeout(held.release);
+    held.release = setTimeout(() => { if (slot.current === held) slot.current = undefined; }, idleMs).unref();
+  }
+  return held.screener;
 }
 
 const current = { current: undefined as ScreenerCache };
 const delta = { current: undefined as ScreenerCache };
 
+/** A re-screen calls for its delta page after page; between two imports nothing does. */
+const DELTA_IDLE_MS = 10 * 60_000;
+
 /**
- * The Screener over every current entry, built once per set of list versions: an import
- * changes the latest version ids, so the next call rebuilds it. Shared by the web process
- * and the worker (each has its own copy in memory).
+ * The Screener over every current entry, built on first use and again after an import changes
+ * the latest version ids. One per process: in `npm start` the web and the worker's activities
+ * share it (one module instance); `npm run web` builds it only when a request screens, `npm run
+ * worker` only when a screening activity runs.
  */
 export async function getScreener(db: Knex): Promise<Screener> {
   const versions = await latestVersions(db);
@@ -111,8 +124,10 @@ export async function getScreener(db: Knex): Promise<Screener> {
 
 /**
  * The Screener over the entries these versions added or modified (what a re-screen after an
- * import compares against), built once per worker for all the pages of a run.
+ * import compares against), built once per worker for all the pages of a run and dropped when
+ * the run has not asked for it for ten minutes: after a first import it covers every entry,
+ * a second copy of the lists that would otherwise stay until the next import.
  */
 export function getDeltaScreener(db: Knex, versionIds: number[]): Promise<Screener> {
-  return cachedScreener(delta, [...versionIds].sort((a, b) => a - b).join(','), () => changedEntries(db, versionIds));
+  return cachedScreener(delta, [...versionIds].sort((a, b) => a - b).join(','), () => changedEntries(db, versionIds), DELTA_IDLE_MS);
 }

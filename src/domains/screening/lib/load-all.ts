@@ -4,12 +4,17 @@ import { fileURLToPath } from 'node:url';
 import type { ListEntry } from './types';
 import { importOfacCsvDir } from './importers/ofac-csv';
 import { importUnXmlFile } from './importers/un-xml';
-import { parseUkXlsx } from './importers/uk-xlsx';
 import { importEuXmlFile } from './importers/eu-xml';
 import { importCryptoDir } from './importers/crypto';
 import { applyFtmDeltas, ftmToEntries, readFtmDeltaFile, readFtmFile, type FtmEntity } from './importers/opensanctions-ftm';
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+/**
+ * The workbook reader (exceljs, about 17 MB once loaded) only when a UK list is read: the
+ * processes that import these modules for the other lists' names never need it.
+ */
+export const readUkXlsx = () => import('./importers/uk-xlsx');
 
 export function defaultSanctionsDir(): string {
   return resolve(PROJECT_ROOT, process.env.SANCTIONS_DATA_DIR ?? '../shared/data/sanctions');
@@ -43,7 +48,7 @@ export async function loadAllLists(dataDir: string = defaultSanctionsDir()): Pro
   }
   for (const f of files(join(dataDir, 'un'), /\.xml$/i)) await timed('un_sc_sanctions', () => importUnXmlFile(join(dataDir, 'un', f)));
   for (const f of files(join(dataDir, 'uk'), /\.xlsx$/i)) {
-    await timed('gb_hmt_sanctions', async () => (await parseUkXlsx(join(dataDir, 'uk', f))).entries);
+    await timed('gb_hmt_sanctions', async () => (await (await readUkXlsx()).parseUkXlsx(join(dataDir, 'uk', f))).entries);
   }
   for (const f of files(join(dataDir, 'eu'), /\.xml$/i)) await timed('eu_fsf', () => importEuXmlFile(join(dataDir, 'eu', f)));
   if (existsSync(join(dataDir, 'crypto', 'ofac_crypto_addresses_union.txt'))) {

@@ -108,6 +108,7 @@ function foldPhrases(tokens: RawToken[]): RawToken[] {
 }
 
 const cache = new Map<string, NameToken>();
+const TOKEN_CACHE_LIMIT = 100_000;
 
 export function makeToken(text: string, abjad = false, translit = abjad): NameToken {
   const key = `${abjad ? '1' : '0'}${translit ? '1' : '0'}${text}`;
@@ -128,15 +129,22 @@ export function makeToken(text: string, abjad = false, translit = abjad): NameTo
     text, fold: foldToken(text), skel: skeleton(text), phon: [p1, p2], abjad, translit,
     kindPerson, kindOrg, weightPerson: nameWeight(kindPerson, true), weightOrg: nameWeight(kindOrg, false),
   };
-  if (cache.size < 500_000) cache.set(key, token);
+  // A memo, not a store (the name index keeps its own tokens): emptied when full, so that the
+  // tokens of years of queries do not pile up in a long-running process.
+  if (cache.size >= TOKEN_CACHE_LIMIT) cache.clear();
+  cache.set(key, token);
   return token;
+}
+
+/** The name itself carries a legal form (the short ones that are also particles aside). */
+export function looksLikeOrg(tokens: readonly NameToken[]): boolean {
+  return tokens.some((t) => t.kindOrg === 'legal' && t.text.length > 1 && !['de', 'as', 'at', 'ad', 'ag', 'e', 'y'].includes(t.text));
 }
 
 /** Lower-case, transliterated, punctuation-free tokens with their weights and comparison keys. */
 export function normalizeName(raw: string): NormalizedName {
   const tokens = foldPhrases(asciiTokens(raw)).map((t) => makeToken(t.text, t.abjad, t.translit));
-  const looksLikeOrg = tokens.some((t) => t.kindOrg === 'legal' && t.text.length > 1 && !['de', 'as', 'at', 'ad', 'ag', 'e', 'y'].includes(t.text));
-  return { raw, tokens, looksLikeOrg };
+  return { raw, tokens, looksLikeOrg: looksLikeOrg(tokens) };
 }
 
 /** Plain normalised form for display and exact comparison. */

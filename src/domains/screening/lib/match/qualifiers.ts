@@ -1,6 +1,7 @@
 import type { ListEntry, Schema } from '../types';
 import { countryCode } from '../importers/countries';
 import { parseLooseDates } from '../importers/dates';
+import type { EntryQualifiers } from './entry-store';
 import { PENALTY } from './thresholds';
 
 export interface QueryQualifiers {
@@ -23,7 +24,7 @@ function datesCompatible(a: string, b: string): boolean {
  * Date of birth, nationality and gender can only lower a name score: a listed entry without the
  * attribute, or a query without it, leaves the score as it is.
  */
-export function qualifierEffect(q: QueryQualifiers, e: ListEntry): QualifierEffect {
+export function qualifierEffect(q: QueryQualifiers, e: Pick<ListEntry, 'birthDates' | 'nationalities' | 'countries' | 'gender'> | EntryQualifiers): QualifierEffect {
   let factor = 1;
   const notes: string[] = [];
   const qDates = q.birthDate ? parseLooseDates(q.birthDate) : [];

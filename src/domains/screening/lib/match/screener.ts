@@ -3,6 +3,7 @@ import { canonicalWalletAddress } from '../importers/crypto';
 import { makeToken, normalizeName } from './normalize';
 import { COMMON_NAMES } from './name-vocabulary';
 import { isPopulationName } from './common-names';
+import { EntryStore } from './entry-store';
 import { NameIndex } from './name-index';
 import { scoreNames, type NameScore } from './name-scorer';
 import { isOrgSchema, qualifierEffect, schemaFactor, type QueryQualifiers } from './qualifiers';
@@ -46,55 +47,77 @@ const knownName = (t: string) => COMMON_NAMES.has(t) || isPopulationName(t);
 
 const normId = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
+/**
+ * Screens names, wallets and identifiers against every list entry given. Holds the entries once,
+ * compactly (EntryStore), and the name index in typed arrays (NameIndex): the caller's entry
+ * objects are not kept, and each hit carries a fresh copy of its entry.
+ */
 export class Screener {
   readonly index: NameIndex;
-  private wallets = new Map<string, ListEntry[]>();
-  private ids = new Map<string, ListEntry[]>();
+  private readonly store: EntryStore;
+  private wallets = new Map<string, number[]>();
+  private ids = new Map<string, number[]>();
 
-  constructor(readonly entries: ListEntry[], options: ScreenerOptions = {}) {
+  constructor(entries: readonly ListEntry[], options: ScreenerOptions = {}) {
     const exclude = options.nameIndexExclude ?? ((e: ListEntry) => e.list.endsWith('_crypto'));
-    this.index = new NameIndex(entries, (e) => !exclude(e));
-    const push = (m: Map<string, ListEntry[]>, k: string, e: ListEntry) => {
+    this.index = new NameIndex(entries as ListEntry[], (e) => !exclude(e));
+    this.store = new EntryStore(entries);
+    const push = (m: Map<string, number[]>, k: string, ei: number) => {
       const l = m.get(k);
-      if (!l) m.set(k, [e]); else if (!l.includes(e)) l.push(e);
+      if (!l) m.set(k, [ei]); else if (!l.includes(ei)) l.push(ei);
     };
-    for (const e of entries) {
-      for (const w of e.cryptoAddresses) push(this.wallets, canonicalWalletAddress(w.address), e);
+    entries.forEach((e, ei) => {
+      for (const w of e.cryptoAddresses) push(this.wallets, canonicalWalletAddress(w.address), ei);
       for (const i of e.identifiers) {
         const v = normId(i.value);
         // Short or digit-free values (e.g. "Russia") would collide by chance.
-        if (v.length >= 6 && /\d/.test(v)) push(this.ids, v, e);
+        if (v.length >= 6 && /\d/.test(v)) push(this.ids, v, ei);
       }
-    }
+    });
+  }
+
+  get entryCount(): number {
+    return this.store.size;
+  }
+
+  /** Bytes of entry JSON held (for the benchmark's figures). */
+  get entryBytes(): number {
+    return this.store.byteLength;
+  }
+
+  /** Entry `i` of the list given to the constructor, as a new object. */
+  entry(i: number): ListEntry {
+    return this.store.entry(i);
   }
 
   screenWallet(address: string): ListEntry[] {
-    return this.wallets.get(canonicalWalletAddress(address)) ?? [];
+    return (this.wallets.get(canonicalWalletAddress(address)) ?? []).map((i) => this.store.entry(i));
   }
 
   screenIdentifier(value: string): ListEntry[] {
-    return this.ids.get(normId(value)) ?? [];
+    return (this.ids.get(normId(value)) ?? []).map((i) => this.store.entry(i));
   }
 
   /** Hits sorted by score, best first, down to the review threshold. */
   screen(query: ScreeningQuery, options: ScreenOptions = {}): ScreeningHit[] {
     const review = options.reviewThreshold ?? DEFAULT_REVIEW_THRESHOLD;
-    const byEntry = new Map<ListEntry, ScreeningHit>();
-    const exact = (entry: ListEntry, kind: 'identifier' | 'wallet', note: string) => {
-      byEntry.set(entry, { entry, score: 1, kind, factors: { schema: 1, alias: 1, qualifiers: 1 }, notes: [note] });
+    type Found = Omit<ScreeningHit, 'entry'>;
+    const byEntry = new Map<number, Found>();
+    const exact = (ei: number, kind: 'identifier' | 'wallet', note: string) => {
+      byEntry.set(ei, { score: 1, kind, factors: { schema: 1, alias: 1, qualifiers: 1 }, notes: [note] });
     };
     const wallets = [...(query.wallets ?? [])];
     // A bare wallet address typed into the name field is still a wallet.
     if (/^[A-Za-z0-9:]{25,}$/.test(query.name.trim())) wallets.push(query.name.trim());
-    for (const w of wallets) for (const e of this.screenWallet(w)) exact(e, 'wallet', `wallet ${w}`);
-    for (const id of query.identifiers ?? []) for (const e of this.screenIdentifier(id)) exact(e, 'identifier', `identifier ${id}`);
+    for (const w of wallets) for (const ei of this.wallets.get(canonicalWalletAddress(w)) ?? []) exact(ei, 'wallet', `wallet ${w}`);
+    for (const id of query.identifiers ?? []) for (const ei of this.ids.get(normId(id)) ?? []) exact(ei, 'identifier', `identifier ${id}`);
 
     const q = normalizeName(query.name);
     if (q.tokens.length) {
       for (const rid of this.index.candidates(q, options.candidates ?? DEFAULT_CANDIDATES)) {
-        const rec = this.index.records[rid]!;
-        const entry = this.entries[rec.entry]!;
-        const prior = byEntry.get(entry);
+        const rec = this.index.record(rid);
+        const entry = this.store.qualifiersOf(rec.entry);
+        const prior = byEntry.get(rec.entry);
         if (prior && prior.kind !== 'name') continue;
         const isOrg = isOrgSchema(query.schema) || isOrgSchema(entry.schema) || q.looksLikeOrg || rec.norm.looksLikeOrg;
         const ns = scoreNames(q, rec.norm, isOrg, { knownName });
@@ -112,19 +135,20 @@ export class Screener {
         // A one-word weak a.k.a. (a nickname such as 'AMIN') cannot alert on its own.
         if (rec.weak && rec.norm.tokens.filter((t) => t.kindPerson === 'name').length <= 1) score = Math.min(score, WEAK_SINGLE_ALIAS_CAP);
         if (prior && prior.score >= score) continue;
-        byEntry.set(entry, {
-          entry, score, kind: 'name', matchedName: rec.name, matchedAliasWeak: rec.weak, nameScore: ns,
+        byEntry.set(rec.entry, {
+          score, kind: 'name', matchedName: rec.name, matchedAliasWeak: rec.weak, nameScore: ns,
           factors: { schema, alias, qualifiers: qual.factor }, notes,
         });
       }
     }
-    const hits = [...byEntry.values()].filter((h) => h.score >= review).sort((a, b) => b.score - a.score);
-    return options.limit ? hits.slice(0, options.limit) : hits;
+    const found = [...byEntry].filter(([, h]) => h.score >= review).sort((a, b) => b[1].score - a[1].score);
+    // Only the hits returned are read back from the store.
+    return (options.limit ? found.slice(0, options.limit) : found).map(([ei, h]) => ({ entry: this.store.entry(ei), ...h }));
   }
 
   /** Best score of a query over all lists, 0 when nothing reaches the review threshold. */
   best(query: ScreeningQuery): ScreeningHit | undefined {
-    return this.screen(query, { reviewThreshold: 0 })[0];
+    return this.screen(query, { reviewThreshold: 0, limit: 1 })[0];
   }
 }
 

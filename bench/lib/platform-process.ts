@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort } from '../../src/infra/free-port';
+
+export interface RunningPlatform {
+  /** The `npm start` Node process itself (web and worker); its children are PostgreSQL, Temporal and the mail server. */
+  pid: number;
+  baseUrl: string;
+  dataDir: string;
+  /** The demo users' password (SEED_DEMO), read from the data directory. */
+  demoPassword(): string;
+  /** SIGTERM, then the exit code once the process and its children have stopped. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts what `npm start` starts (src/main.ts of `projectDir`) with every port free, so that it
+ * runs beside other installations on the machine, and waits until the web answers. The first
+ * start on an empty `dataDir` also imports the sanctions lists (see waitForListImport).
+ */
+export async function startPlatform(opts: { projectDir: string; dataDir: string; env?: Record<string, string>; log?: (line: string) => void; timeoutMs?: number }): Promise<RunningPlatform> {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development', DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    EMBEDDED_PG_PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
+    MAIL_DEV_SMTP_PORT: String(await freePort()), MAIL_DEV_WEB_PORT: String(await freePort()),
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: opts.projectDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const lines = (chunk: Buffer) => { for (const l of String(chunk).split('\n')) if (l.trim()) opts.log?.(l); };
+  child.stderr.on('data', lines);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('npm start did not open the web in time')), opts.timeoutMs ?? 180_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      lines(chunk);
+      if (String(chunk).includes('[start] web on')) { clearTimeout(timer); resolve(); }
+    });
+    void exited.then((code) => { clearTimeout(timer); reject(new Error(`npm start exited with ${code} before the web opened`)); });
+  });
+  return {
+    pid: child.pid!, baseUrl: `http://127.0.0.1:${port}`, dataDir: opts.dataDir,
+    demoPassword: () => readFileSync(join(opts.dataDir, 'demo-password.txt'), 'utf8').trim(),
+    stop: async () => { child.kill('SIGTERM'); return exited; },
+  };
+}
