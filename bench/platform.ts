@@ -7,7 +7,7 @@
 import { startAppStack } from './platform/app-stack';
 import { processFigures } from './platform/processes';
 import { listFigures } from './platform/lists';
-import { memoryFigures, rssMb } from './platform/memory';
+import { memoryFigures, rssMb, settledMb } from './platform/memory';
 import { seedTenantAndSignIn } from './platform/seed';
 
 const out = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
@@ -18,8 +18,7 @@ const CASES = Number(process.env.BENCH_CASES ?? 1000);
 const stack = await startAppStack(log);
 try {
   const http = await seedTenantAndSignIn(stack, 'BENCH');
-  await new Promise((r) => setTimeout(r, 5_000));
-  const idleMb = rssMb(stack.pid);
+  const idleMb = only.has('memory') ? await settledMb(stack.pid) : rssMb(stack.pid);
   if (only.has('processes')) await processFigures(stack, http, { cases: CASES, sequential: 200 }, out);
   if (only.has('lists')) await listFigures(stack, http, { codAzienda: 'BENCH', rows: Number(process.env.BENCH_LIST_ROWS ?? 100_000), total: Number(process.env.BENCH_LIST_TOTAL ?? 1_000_000), seconds: 10 }, out);
   if (only.has('memory')) await memoryFigures(stack, http, idleMb, out);

@@ -8,6 +8,8 @@ export interface RunningPlatform {
   pid: number;
   baseUrl: string;
   dataDir: string;
+  /** The environment it runs with (its ports among them). */
+  env: Record<string, string | undefined>;
   /** The demo users' password (SEED_DEMO), read from the data directory. */
   demoPassword(): string;
   /** SIGTERM, then the exit code once the process and its children have stopped. */
@@ -19,7 +21,7 @@ export interface RunningPlatform {
  * runs beside other installations on the machine, and waits until the web answers. The first
  * start on an empty `dataDir` also imports the sanctions lists (see waitForListImport).
  */
-export async function startPlatform(opts: { projectDir: string; dataDir: string; env?: Record<string, string>; log?: (line: string) => void; timeoutMs?: number }): Promise<RunningPlatform> {
+export async function startPlatform(opts: { projectDir: string; dataDir: string; env?: Record<string, string>; nodeArgs?: string[]; log?: (line: string) => void; timeoutMs?: number }): Promise<RunningPlatform> {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -28,7 +30,7 @@ export async function startPlatform(opts: { projectDir: string; dataDir: string;
     MAIL_DEV_SMTP_PORT: String(await freePort()), MAIL_DEV_WEB_PORT: String(await freePort()),
     ...opts.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: opts.projectDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: opts.projectDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = (chunk: Buffer) => { for (const l of String(chunk).split('\n')) if (l.trim()) opts.log?.(l); };
   child.stderr.on('data', lines);
@@ -41,7 +43,7 @@ export async function startPlatform(opts: { projectDir: string; dataDir: string;
     void exited.then((code) => { clearTimeout(timer); reject(new Error(`npm start exited with ${code} before the web opened`)); });
   });
   return {
-    pid: child.pid!, baseUrl: `http://127.0.0.1:${port}`, dataDir: opts.dataDir,
+    pid: child.pid!, baseUrl: `http://127.0.0.1:${port}`, dataDir: opts.dataDir, env,
     demoPassword: () => readFileSync(join(opts.dataDir, 'demo-password.txt'), 'utf8').trim(),
     stop: async () => { child.kill('SIGTERM'); return exited; },
   };

@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, projectRoot } from '../../src/config';
-import { buildDeps, closeDeps, type Deps } from '../../src/deps';
-import { freePort } from '../../src/infra/free-port';
-import { createKnex } from '../../src/db/knex';
 import type { Knex } from 'knex';
+import { loadConfig, projectRoot } from '../../src/config';
+import { createKnex } from '../../src/db/knex';
+import { buildDeps, closeDeps, type Deps } from '../../src/deps';
+import { startPlatform } from '../lib/platform-process';
 
 export interface AppStack {
   /** The `npm start` process (web and worker in one Node process). */
@@ -22,46 +21,30 @@ export interface AppStack {
 }
 
 /**
- * `npm start` as a new user runs it, on free ports and a throw-away data directory: the
- * app's own PostgreSQL, Temporal dev server and mail catcher, nothing shared with a
- * development instance. Everything it wrote goes away with stop().
+ * `npm start` as a new user runs it (bench/lib/platform-process.ts), on a throw-away data
+ * directory: the app's own PostgreSQL, Temporal dev server and mail catcher, nothing shared
+ * with a development instance. Everything it wrote goes away with stop().
  */
 export async function startAppStack(log: (m: string) => void): Promise<AppStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cp-bench-platform-'));
   // Run as root, embedded PostgreSQL drops to its own user, which must reach its directory inside.
   chmodSync(dataDir, 0o755);
-  const ports = { PORT: await freePort(), EMBEDDED_PG_PORT: await freePort(), TEMPORAL_PORT: await freePort(), TEMPORAL_UI_PORT: await freePort(), MAIL_DEV_SMTP_PORT: await freePort(), MAIL_DEV_WEB_PORT: await freePort() };
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])) };
-  delete env.DATABASE_URL; delete env.TEMPORAL_ADDRESS; delete env.SMTP_URL; delete env.NODE_ENV;
-  const nodeArgs = process.env.BENCH_CPU_PROFILE ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(projectRoot, 'src', 'main.ts')], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (b: Buffer) => {
-      output += b.toString();
-      if (output.includes('[start] web on')) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (b: Buffer) => { output += b.toString(); });
-    void exited.then((code) => reject(new Error(`npm start exited (${code}) before serving:\n${output.slice(-4000)}`)));
-  });
-  log(`npm start up (pid ${child.pid}, data in ${dataDir})`);
+  const nodeArgs = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+  const platform = await startPlatform({ projectDir: projectRoot, dataDir, nodeArgs, env: { SEED_DEMO: 'false', LOG_LEVEL: 'warn' } });
+  log(`npm start up (pid ${platform.pid}, data in ${dataDir})`);
+  const env: NodeJS.ProcessEnv = { ...platform.env, DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined };
   const config = loadConfig(env);
-  const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${ports.EMBEDDED_PG_PORT}/compliance`;
-  const temporalAddress = `127.0.0.1:${ports.TEMPORAL_PORT}`;
+  const ownerUrl = `postgres://postgres:postgres@127.0.0.1:${env.EMBEDDED_PG_PORT}/compliance`;
+  const temporalAddress = `127.0.0.1:${env.TEMPORAL_PORT}`;
   const deps = buildDeps(config, { ownerUrl, temporalAddress });
   const owner = createKnex(ownerUrl, { max: 4 });
   await firstImportDone(owner, log);
   return {
-    pid: child.pid!, baseUrl: `http://127.0.0.1:${ports.PORT}`, temporalAddress, ownerUrl, owner, deps,
+    pid: platform.pid, baseUrl: platform.baseUrl, temporalAddress, ownerUrl, owner, deps,
     async stop() {
       await closeDeps(deps).catch(() => undefined);
       await owner.destroy().catch(() => undefined);
-      child.kill('SIGINT');
-      const timeout = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      await exited;
-      clearTimeout(timeout);
+      await platform.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

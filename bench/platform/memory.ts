@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { AREAS } from '../../src/areas';
+import { readRss, settledRss, toMB } from '../lib/rss';
 import type { AppStack } from './app-stack';
 import type { BenchHttp } from './load';
 
-/** Resident memory of a process, in MB (VmRSS: what the machine actually gives it). */
-export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error(`no VmRSS for process ${pid}`);
-  return Math.round(Number(m[1]) / 1024);
-}
+/** Resident memory of a process now, in MB. */
+export const rssMb = (pid: number): number => toMB(readRss(pid));
 
 /** Open workflows of the app's task queue, as Temporal counts them. */
 async function openWorkflows(stack: AppStack): Promise<number> {
@@ -17,11 +13,8 @@ async function openWorkflows(stack: AppStack): Promise<number> {
   return count;
 }
 
-/** Idle for a moment (timers, the sealer, GC), then the process's RSS. */
-async function settledRss(pid: number): Promise<number> {
-  await new Promise((r) => setTimeout(r, 5_000));
-  return rssMb(pid);
-}
+/** RSS once the process is idle and V8 has given back what it will (bench/lib/rss.ts), in MB. */
+export const settledMb = async (pid: number): Promise<number> => toMB((await settledRss(pid)).rss);
 
 /**
  * The `npm start` process's memory: after start with the sanctions lists imported, with the
@@ -29,7 +22,7 @@ async function settledRss(pid: number): Promise<number> {
  * was opened once (their templates, queries and the sanctions index loaded).
  */
 export async function memoryFigures(stack: AppStack, http: BenchHttp, idleMb: number, out: (o: Record<string, unknown>) => void) {
-  const withWorkflows = await settledRss(stack.pid);
+  const withWorkflows = await settledMb(stack.pid);
   const open = await openWorkflows(stack);
   const pages = [...new Set(AREAS.flatMap((a) => a.navigation ?? []).filter((n) => n.roles?.includes('co') ?? true).map((n) => n.href))];
   const opened: string[] = [];
@@ -39,7 +32,7 @@ export async function memoryFigures(stack: AppStack, http: BenchHttp, idleMb: nu
   }
   // A name screened once: the matcher's index is built if it was not yet.
   const screened = await http.request('POST', '/api/v1/screening/run', { json: { nome: 'Mario Rossi', tipo: 'person' } });
-  const loaded = await settledRss(stack.pid);
+  const loaded = await settledMb(stack.pid);
   out({
     figure: 'memory', process: 'npm start (web and worker)', idle_after_start_mb: idleMb, open_workflows: open,
     with_open_workflows_mb: withWorkflows, after_every_list_page_mb: loaded, pages_opened: opened.length, pages_listed: pages.length,
