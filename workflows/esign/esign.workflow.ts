@@ -3,8 +3,7 @@ import {
   uuid4,
 } from '@temporalio/workflow';
 import type { createEsignActivities } from '../../activities/esign/esign.activities';
-import { BACKGROUND_ACTIVITY } from '../lib/activity-options';
-import { transitionProjections } from '../lib/projections';
+import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { publishRecord } from '../lib/search-attributes';
 import { createSerialQueue } from '../lib/serial';
@@ -18,8 +17,13 @@ import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, 
 
 type EsignActs = ReturnType<typeof createEsignActivities>;
 const NOT_FOUND = ['ESIGN_NOT_FOUND'];
-/** The signer's steps: the signer is waiting, so they fail fast and the step can be tried again. */
-const acts = transitionProjections<EsignActs>(NOT_FOUND);
+/**
+ * The signer's steps: the signer is waiting, so they fail fast and the step can be tried again.
+ * Regular activities, not the kit's local projections: a ceremony is a handful of steps per
+ * contract, not a throughput path, and Temporal's time-skipping test server (the ceremony's
+ * 24 h expiry tests) mishandles local activities racing its skipped timers.
+ */
+const acts = proxyActivities<EsignActs>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 /** The ceremony's end by expiry or cancellation: nobody waits, it rides out an outage. */
 const background = proxyActivities<EsignActs>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 
