@@ -23,13 +23,15 @@ export interface RunningPlatform {
  */
 export async function startPlatform(opts: { projectDir: string; dataDir: string; env?: Record<string, string>; nodeArgs?: string[]; log?: (line: string) => void; timeoutMs?: number }): Promise<RunningPlatform> {
   const port = await freePort();
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: 'development', DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: opts.dataDir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     EMBEDDED_PG_PORT: String(await freePort()), TEMPORAL_PORT: String(await freePort()), TEMPORAL_UI_PORT: String(await freePort()),
     MAIL_DEV_SMTP_PORT: String(await freePort()), MAIL_DEV_WEB_PORT: String(await freePort()),
     ...opts.env,
   };
+  // As a new user runs `npm start`: no NODE_ENV (a shell's `development` would also turn off the template cache).
+  delete env.NODE_ENV;
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: opts.projectDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = (chunk: Buffer) => { for (const l of String(chunk).split('\n')) if (l.trim()) opts.log?.(l); };
