@@ -14,6 +14,7 @@
  *   BENCH_SECONDS (default 3) per scenario, BENCH_WORK_MS (default 5) of other work.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { startScratchDatabase } from '../src/infra/scratch-database';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -25,8 +26,6 @@ import { withPlatform, withTenant, type PlatformDb } from '../src/db/tenant';
 import { createAzienda } from '../src/domains/admin/admin.commands';
 import { appendAudit, GENESIS_HASH, hashEvent, verifyAuditChain, type AuditInput } from '../src/domains/audit/audit.chain';
 import { startAuditSealer } from '../src/domains/audit/audit.sealer';
-import { startEmbeddedPostgres } from '../src/infra/embedded-pg';
-import { freePort } from '../src/infra/free-port';
 import { logger } from '../src/infra/logger';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -43,30 +42,8 @@ async function scratchDatabase(): Promise<Scratch> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cp-bench-data-'));
   // Throw-away roles of its own, so the benchmark never touches the installation's.
   const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, APP_DB_ROLE: role, PLATFORM_DB_ROLE: platformRole });
-  const stops: (() => Promise<void>)[] = [];
-  let ownerUrl: string;
-  if (process.env.DATABASE_URL) {
-    const name = `cp_bench_${suffix}`;
-    const admin = createKnex(process.env.DATABASE_URL, { max: 1 });
-    await admin.raw(`create database ${name}`);
-    await admin.destroy();
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = `/${name}`;
-    ownerUrl = u.toString();
-    stops.push(async () => {
-      const a = createKnex(process.env.DATABASE_URL!, { max: 1 });
-      await a.raw(`drop database if exists ${name} with (force)`);
-      await a.raw(`drop owned by ${role}, ${platformRole}`).catch(() => undefined);
-      await a.raw(`drop role if exists ${role}`);
-      await a.raw(`drop role if exists ${platformRole}`);
-      await a.destroy();
-    });
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'cp-bench-pg-'));
-    const pg = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false, database: 'bench' });
-    ownerUrl = pg.url;
-    stops.push(async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); });
-  }
+  const scratch = await startScratchDatabase({ name: `cp_bench_${suffix}`, dropRoles: [role, platformRole] });
+  const { ownerUrl } = scratch;
   const ownerDb = createKnex(ownerUrl, { max: 2 });
   await prepareDatabase(ownerDb, databaseSetup(config));
   const appDb = createAppDb(deriveRoleUrl(ownerUrl, config.appDbRole, config.appDbPassword), config.tenantContextKey, { max: 48 });
@@ -77,7 +54,7 @@ async function scratchDatabase(): Promise<Scratch> {
       await appDb.destroy();
       await platformDb.destroy();
       await ownerDb.destroy();
-      for (const s of stops.reverse()) await s();
+      await scratch.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,8 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
+import { startScratchDatabase } from '../../src/infra/scratch-database';
 import type { Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createApp } from '../../src/app';
@@ -14,7 +12,6 @@ import { assertTenantKeyAccepted, withPlatform } from '../../src/db/tenant';
 import { buildDeps, closeDeps, type Deps } from '../../src/deps';
 import { createAzienda, createUtente } from '../../src/domains/admin/admin.commands';
 import type { Role } from '../../src/kit/roles';
-import { startEmbeddedPostgres } from '../../src/infra/embedded-pg';
 import { freePort } from '../../src/infra/free-port';
 import { startDevMailServer, type DevMailServer } from '../../src/infra/mail/dev-mail-server';
 import { startTemporalDevServer } from '../../temporal/dev-server';
@@ -80,27 +77,9 @@ async function startTestEnv(): Promise<TestEnv> {
   const mail = await startDevMailServer({ smtpPort: await freePort(), webPort: await freePort() });
   stops.push(() => mail.stop());
   const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false', SMTP_URL: `smtp://127.0.0.1:${mail.smtpPort}` });
-  let ownerUrl: string;
-  const dbName = `cp_test_${randomBytes(4).toString('hex')}`;
-  if (process.env.DATABASE_URL) {
-    // The machine's server: a throw-away database per run.
-    const admin = createKnex(process.env.DATABASE_URL, { max: 1 });
-    await admin.raw(`create database ${dbName}`);
-    await admin.destroy();
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = `/${dbName}`;
-    ownerUrl = u.toString();
-    stops.push(async () => {
-      const a = createKnex(process.env.DATABASE_URL!, { max: 1 });
-      await a.raw(`drop database if exists ${dbName} with (force)`);
-      await a.destroy();
-    });
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'cp-pg-'));
-    const pg = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false, database: dbName });
-    ownerUrl = pg.url;
-    stops.push(async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); });
-  }
+  const scratch = await startScratchDatabase({ name: `cp_test_${randomBytes(4).toString('hex')}` });
+  const { ownerUrl } = scratch;
+  stops.push(() => scratch.stop());
   const ownerDb = createKnex(ownerUrl, { max: 3 });
   await prepareDatabase(ownerDb, databaseSetup(config));
 

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startScratchDatabase } from '../../src/infra/scratch-database';
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { databaseSetup, loadConfig } from '../../src/config';
@@ -8,8 +6,6 @@ import { prepareDatabase } from '../../src/db/bootstrap';
 import { createKnex } from '../../src/db/knex';
 import type { PlatformDb } from '../../src/db/tenant';
 import { buildDbPools } from '../../src/deps';
-import { startEmbeddedPostgres } from '../../src/infra/embedded-pg';
-import { freePort } from '../../src/infra/free-port';
 
 export interface PlanDb {
   owner: Knex;
@@ -27,26 +23,8 @@ export interface PlanDb {
 export async function startPlanDb(): Promise<PlanDb> {
   const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' });
   const name = `cp_plan_${randomBytes(4).toString('hex')}`;
-  const stops: (() => Promise<void>)[] = [];
-  let ownerUrl: string;
-  if (process.env.DATABASE_URL) {
-    const admin = createKnex(process.env.DATABASE_URL, { max: 1 });
-    await admin.raw(`create database ${name}`);
-    await admin.destroy();
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = `/${name}`;
-    ownerUrl = u.toString();
-    stops.push(async () => {
-      const a = createKnex(process.env.DATABASE_URL!, { max: 1 });
-      await a.raw(`drop database if exists ${name} with (force)`);
-      await a.destroy();
-    });
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'cp-plan-'));
-    const pg = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false, database: name });
-    ownerUrl = pg.url;
-    stops.push(async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); });
-  }
+  const scratch = await startScratchDatabase({ name });
+  const { ownerUrl } = scratch;
   // One connection per seed: the seeds run side by side.
   const owner = createKnex(ownerUrl, { max: 12 });
   await prepareDatabase(owner, databaseSetup(config));
@@ -57,7 +35,7 @@ export async function startPlanDb(): Promise<PlanDb> {
       await db.destroy();
       await platformDb.destroy();
       await owner.destroy();
-      for (const s of stops.reverse()) await s().catch((e) => console.error('teardown step failed', e));
+      await scratch.stop().catch((e) => console.error('teardown step failed', e));
     },
   };
 }
