@@ -34,15 +34,24 @@ export async function startPlatform(opts: { projectDir: string; dataDir: string;
   delete env.NODE_ENV;
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: opts.projectDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const lines = (chunk: Buffer) => { for (const l of String(chunk).split('\n')) if (l.trim()) opts.log?.(l); };
+  // The last lines it printed go into the error when it fails to start.
+  const tail: string[] = [];
+  const lines = (chunk: Buffer) => {
+    for (const l of String(chunk).split('\n')) {
+      if (!l.trim()) continue;
+      opts.log?.(l);
+      tail.push(l);
+      if (tail.length > 30) tail.shift();
+    }
+  };
   child.stderr.on('data', lines);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('npm start did not open the web in time')), opts.timeoutMs ?? 180_000);
+    const timer = setTimeout(() => reject(new Error(`npm start did not open the web in time:\n${tail.join('\n')}`)), opts.timeoutMs ?? 180_000);
     child.stdout.on('data', (chunk: Buffer) => {
       lines(chunk);
       if (String(chunk).includes('[start] web on')) { clearTimeout(timer); resolve(); }
     });
-    void exited.then((code) => { clearTimeout(timer); reject(new Error(`npm start exited with ${code} before the web opened`)); });
+    void exited.then((code) => { clearTimeout(timer); reject(new Error(`npm start exited with ${code} before the web opened:\n${tail.join('\n')}`)); });
   });
   return {
     pid: child.pid!, baseUrl: `http://127.0.0.1:${port}`, dataDir: opts.dataDir, env,
