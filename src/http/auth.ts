@@ -2,7 +2,7 @@ import type Koa from 'koa';
 import type { Role } from '../kit/roles';
 import type { SessionStore } from './session-store';
 import { withPlatform, type PlatformDb } from '../db/tenant';
-import type { AppState, SessionUser } from './context';
+import { SESSION_USER_FIELDS, type AppState, type SessionUser } from './context';
 import { noTenant } from './errors';
 
 export const SESSION_COOKIE = 'cp_sid';
@@ -17,7 +17,7 @@ export async function loadUser(db: PlatformDb, codUtente: string): Promise<Sessi
     trx('utenti as u').leftJoin('aziende as a', 'a.cod_azienda', 'u.cod_azienda')
       .where({ 'u.cod_utente': codUtente, 'u.attivo': true })
       .where((w) => w.whereNull('u.cod_azienda').orWhere('a.attiva', true))
-      .first('u.cod_utente', 'u.cod_azienda', 'u.username', 'u.email', 'u.nome', 'u.cognome', 'u.ruoli', 'u.totp_enabled'));
+      .first(SESSION_USER_FIELDS.map((f) => `u.${f}`)));
 }
 
 /** Loads the session and its user; a session whose user was disabled is ended. */

@@ -13,6 +13,9 @@ export interface SessionUser {
   totp_enabled: boolean;
 }
 
+/** The columns of `utenti` a request carries as its SessionUser (read with the session, and at sign-in). */
+export const SESSION_USER_FIELDS = ['cod_utente', 'cod_azienda', 'username', 'email', 'nome', 'cognome', 'ruoli', 'totp_enabled'] as const;
+
 export interface SessionRow {
   id_hash: string;
   kind: string;

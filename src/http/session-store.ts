@@ -1,10 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { withPlatform, type PlatformDb } from '../db/tenant';
-import type { SessionRow, SessionUser } from './context';
-
-/** The user's fields a request carries (src/http/auth.ts loadUser reads the same). */
-const USER_FIELDS = ['cod_utente', 'cod_azienda', 'username', 'email', 'nome', 'cognome', 'ruoli', 'totp_enabled'] as const;
+import { SESSION_USER_FIELDS as USER_FIELDS, type SessionRow, type SessionUser } from './context';
 
 const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
 
