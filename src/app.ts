@@ -32,7 +32,7 @@ export function createApp(deps: Deps, areas: readonly AreaDefinition[] = AREAS) 
   const views = createViews();
   const openapi = new OpenApiRegistry();
   const sessions = new SessionStore(deps.platformDb, { idleMinutes: deps.config.sessionIdleMinutes, absoluteHours: deps.config.sessionAbsoluteHours });
-  const services: AppServices = { deps, views, sessions };
+  const services: AppServices = { deps, views, sessions, areas };
   const router = new Router<AppState>();
   const routes = new Routes(router, openapi);
   for (const area of areas) for (const register of area.routes ?? []) register(routes, services);

@@ -41,7 +41,6 @@ export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Governance', label: 'Firme', href: '/firme/pending', roles: STAFF, order: 70 },
   { section: 'Governance', label: 'Log certificati', href: '/logs/ledger', roles: ['admin', 'co', 'auditor'], order: 80 },
   { section: 'Governance', label: 'Whistleblowing', href: '/whistleblowing', roles: ['admin', 'co'], order: 90 },
-  { section: 'Assistente', label: 'Dashboard', href: '/dashboard', roles: STAFF, order: 10 },
   { section: 'Assistente', label: 'Checklist', href: '/checklist', roles: STAFF, order: 20 },
   { section: 'Assistente', label: 'Approvazioni AI', href: '/ai/approvals', roles: ['admin', 'co'], order: 30 },
   { section: 'Assistente', label: 'Backbone', href: '/admin/ceb/dashboard', roles: ['admin', 'co'], order: 40 },
@@ -55,18 +54,26 @@ export class Navigation {
   readonly sections: NavSection[];
   /** Links to areas not built yet: answered by the placeholder page. */
   readonly plannedHrefs: Set<string>;
+  readonly #planned: Map<string, NavEntry>;
 
   constructor(built: readonly NavEntry[], planned: readonly NavEntry[] = PLANNED_AREAS) {
     const builtHrefs = new Set(built.map((e) => e.href));
     const stillPlanned = planned.filter((e) => !builtHrefs.has(e.href));
     const all = [...built.map((e) => ({ e, planned: false })), ...stillPlanned.map((e) => ({ e, planned: true }))];
     this.plannedHrefs = new Set(stillPlanned.map((e) => e.href));
+    this.#planned = new Map(stillPlanned.map((e) => [e.href, e]));
     this.sections = NAV_SECTION_ORDER.map((label) => ({
       label,
       icon: SECTION_ICONS[label],
       items: all.filter((x) => x.e.section === label).sort((a, b) => a.e.order - b.e.order)
         .map(({ e, planned: p }) => ({ label: e.label, href: e.href, roles: e.roles, planned: p })),
     }));
+  }
+
+  /** The navigation entry of an area not built yet (its Italian label and section), or undefined. */
+  planned(href: string): { label: string; section: NavSectionName } | undefined {
+    const e = this.#planned.get(href);
+    return e ? { label: e.label, section: e.section } : undefined;
   }
 
   /** The sections and entries a user with these roles sees, with the current one marked. */

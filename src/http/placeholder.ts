@@ -11,9 +11,11 @@ import { render } from './render';
 export function areaPlaceholder(views: nunjucks.Environment, nav: Navigation): Koa.Middleware<AppState> {
   return async (ctx, next) => {
     await next();
-    if (ctx.status === 404 && ctx.body === undefined && ctx.method === 'GET' && nav.plannedHrefs.has(ctx.path)) {
+    const area = ctx.status === 404 && ctx.body === undefined && ctx.method === 'GET' ? nav.planned(ctx.path) : undefined;
+    if (area) {
       if (!ctx.state.user) return ctx.redirect(`/login?next=${encodeURIComponent(ctx.path)}`);
-      render(ctx, views, 'errors/area-not-built.njk', { title: 'Area in preparazione' });
+      // Named as the navigation names it, never by its path.
+      render(ctx, views, 'errors/area-not-built.njk', { title: `${area.label}: area in preparazione`, area });
     }
   };
 }

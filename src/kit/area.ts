@@ -2,6 +2,7 @@ import type nunjucks from 'nunjucks';
 import type { ActivityDeps } from '../../activities/deps';
 import type { Deps } from '../deps';
 import type { SessionStore } from '../http/session-store';
+import type { HomeTiles } from './home';
 import type { ListDefinition } from './list';
 import type { NavEntry } from './nav';
 import type { Routes } from './routes';
@@ -11,6 +12,8 @@ export interface AppServices {
   deps: Deps;
   views: nunjucks.Environment;
   sessions: SessionStore;
+  /** The registry the app was assembled from: the home asks each area for its tiles. */
+  areas: readonly AreaDefinition[];
 }
 
 export type { NavEntry, NavSectionName } from './nav';
@@ -45,6 +48,11 @@ export interface AreaDefinition {
    * query-plan test explains each of them on seeded data, and each needs its indexes.
    */
   lists?: ListDefinition[];
+  /**
+   * The area's tiles on the staff home (src/kit/home.ts): what waits for the signed-in user in
+   * the active tenant, counted with the area's own queries in a tenant transaction.
+   */
+  home?: HomeTiles;
 }
 
 export const defineArea = (a: AreaDefinition): AreaDefinition => a;

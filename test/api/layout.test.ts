@@ -26,7 +26,10 @@ describe('layout: navigation, areas not built yet, users without a tenant', () =
     const c = await env.login(await env.createUser({ tenant, roles: ['analyst'] }));
     const r = await c.get('/anagrafe', { accept: 'text/html' });
     assert.equal(r.status, 200);
-    assert.match(r.text, /Area in preparazione/);
+    // Named as the navigation names it (label and section), not by its path.
+    assert.match(r.text, /Anagrafe: area in preparazione/);
+    assert.match(r.text, /sezione Clienti/);
+    assert.doesNotMatch(r.text, /\(\/anagrafe\)/);
     const anon = await env.client().get('/anagrafe', { accept: 'text/html' });
     assert.equal(anon.status, 302);
     assert.match(anon.headers.get('location') ?? '', /^\/login\?next=%2Fanagrafe/);

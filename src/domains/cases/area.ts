@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createCaseActivities } from '../../../activities/case/case.activities';
 import { defineArea } from '../../kit/area';
+import { casesHome } from './cases.home';
 import { STAFF_READ } from '../../kit/roles';
 import { registerCasePages } from './cases.pages';
 import { registerCaseRoutes } from './cases.routes';
@@ -15,4 +16,5 @@ export const casesArea = defineArea({
   workflowModules: [fileURLToPath(new URL('../../../workflows/case/case.workflow.ts', import.meta.url))],
   lists: [casesList],
   navigation: [{ section: 'Indagini', label: 'Casi', href: '/casi', roles: STAFF_READ, order: 10 }],
+  home: casesHome,
 });

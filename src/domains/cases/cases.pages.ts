@@ -39,8 +39,11 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi', staff(STAFF_READ), async (ctx) => {
     const parsed = listCasesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listCasesQuery.parse({});
-    const result = await tx(ctx, (trx) => listCases(trx, tenantOf(ctx), q));
-    const filters = { q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort };
+    const result = await tx(ctx, (trx) => listCases(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente));
+    const filters = {
+      q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort,
+      assegnatario: q.assegnatario ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti),
+    };
     render(ctx, views, 'casi/list.njk', { result, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
   });
 

@@ -18,9 +18,14 @@ export interface CaseRow extends Omit<CaseRecord, 'sla_due_at' | 'created_at' | 
 
 export const DEFAULT_SLA_DAYS = 30;
 
-/** The cases list (src/kit/list): keyset pages, capped count, the tenant predicate explicit. */
-export const listCases = (trx: Knex.Transaction, codAzienda: string, q: ListCasesQuery) =>
-  runList<CaseRow>(trx, casesList, tenantScope(codAzienda), q);
+/**
+ * The cases list (src/kit/list): keyset pages, capped count, the tenant predicate explicit.
+ * `assegnatario=me` is the caller (`me`, their cod_utente).
+ */
+export function listCases(trx: Knex.Transaction, codAzienda: string, q: ListCasesQuery, me: string) {
+  const req: ListCasesQuery = { ...q, assegnatario: q.assegnatario === 'me' ? me : q.assegnatario };
+  return runList<CaseRow>(trx, casesList, tenantScope(codAzienda), req);
+}
 
 export async function getCase(trx: Knex.Transaction, id: string): Promise<CaseRow | undefined> {
   if (!isUuid(id)) return undefined;

@@ -20,7 +20,7 @@ const tag = 'Casi';
 export const registerCaseRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'GET', path: '/api/cases', summary: 'Elenco dei casi', tag, access: staff(STAFF_READ), query: listCasesQuery, response: caseListResponse,
-    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listCases(trx, tenantOf(ctx), query)),
+    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listCases(trx, tenantOf(ctx), query, ctx.state.user!.cod_utente)),
   });
 
   router.api({

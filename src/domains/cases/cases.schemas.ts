@@ -38,6 +38,8 @@ export const listCasesQuery = z.object({
   stato: z.enum(CASE_STATES).optional().or(z.literal('').transform(() => undefined)),
   priorita: z.enum(CASE_PRIORITA).optional().or(z.literal('').transform(() => undefined)),
   overdue: bool.optional().or(z.literal('').transform(() => undefined)),
+  assegnatario: z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('me')]).optional().or(z.literal('').transform(() => undefined)),
+  aperti: bool.optional().or(z.literal('').transform(() => undefined)),
   q: text(200).optional(),
   ...listParamsShape(casesList),
 });

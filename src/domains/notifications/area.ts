@@ -1,5 +1,6 @@
 import { createNotificationActivities } from '../../../activities/notifications/notification.activities';
 import { defineArea } from '../../kit/area';
+import { notificationsHome } from './notifications.home';
 import { registerNotificationRoutes } from './notifications.routes';
 import { notificationsList } from './notifications.list';
 
@@ -10,4 +11,5 @@ export const notificationsArea = defineArea({
   routes: [registerNotificationRoutes],
   activities: createNotificationActivities,
   lists: [notificationsList],
+  home: notificationsHome,
 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createOnboardingActivities } from '../../../activities/onboarding/onboarding.activities';
 import { defineArea } from '../../kit/area';
+import { onboardingHome } from './onboarding.home';
 import { STAFF_READ } from '../../kit/roles';
 import { registerOnboardingAdminPages } from './onboarding-admin.pages';
 import { registerOnboardingAdminRoutes } from './onboarding-admin.routes';
@@ -17,4 +18,5 @@ export const onboardingArea = defineArea({
   workflowModules: [fileURLToPath(new URL('../../../workflows/onboarding/onboarding.workflow.ts', import.meta.url))],
   lists: [onboardingCasesList],
   navigation: [{ section: 'Clienti', label: 'Onboarding', href: '/admin/onboarding/cases', roles: STAFF_READ, order: 20 }],
+  home: onboardingHome,
 });

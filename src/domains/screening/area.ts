@@ -3,6 +3,7 @@ import { createScreeningBatchActivities } from '../../../activities/screening/sc
 import { createScreeningImportActivities } from '../../../activities/screening/screening-import.activities';
 import { createScreeningRescreenActivities } from '../../../activities/screening/screening-rescreen.activities';
 import { defineArea } from '../../kit/area';
+import { screeningHome } from './screening.home';
 import { STAFF_READ } from '../../kit/roles';
 import { registerScreeningPages } from './screening.pages';
 import { registerScreeningRoutes } from './screening.routes';
@@ -23,4 +24,5 @@ export const screeningArea = defineArea({
     // List imports touch every tenant: the platform's own page.
     { section: 'Organizzazione', label: 'Importazione liste', href: '/admin/screening/import', roles: ['superadmin'], order: 15 },
   ],
+  home: screeningHome,
 });

@@ -46,9 +46,10 @@ export interface MatchRow {
 const tx = <T>(deps: Deps, codAzienda: string, user: SessionUser, fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda, actor: user.username }, fn);
 
-/** The review list (src/kit/list): keyset pages and a capped count, the tenant predicate explicit. */
-export async function listMatches(trx: Knex.Transaction, codAzienda: string, q: ListMatchesQuery) {
-  const page = await runList<MatchRow>(trx, matchesList, tenantScope(codAzienda), q);
+/** The review list (src/kit/list): keyset pages and a capped count, the tenant predicate explicit; `assegnatario=me` is `me`. */
+export async function listMatches(trx: Knex.Transaction, codAzienda: string, q: ListMatchesQuery, me: string) {
+  const req: ListMatchesQuery = { ...q, assegnatario: q.assegnatario === 'me' ? me : q.assegnatario };
+  const page = await runList<MatchRow>(trx, matchesList, tenantScope(codAzienda), req);
   return { ...page, items: page.items.map((m) => ({ ...m, score: Number(m.score) })) };
 }
 

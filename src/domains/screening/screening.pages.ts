@@ -32,9 +32,12 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   const list = (base: string) => async (ctx: Ctx) => {
     const parsed = listMatchesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listMatchesQuery.parse({});
-    const result = await tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), q));
+    const result = await tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente));
     const lists = await tx(ctx, async (trx) => (await trx.raw('select distinct list_name from screening_list_versions order by list_name')).rows.map((r: { list_name: string }) => r.list_name) as string[]);
-    const filters = { q: q.q ?? '', stato: q.stato ?? '', list: q.list ?? '', min_score: q.min_score === undefined ? '' : String(q.min_score) };
+    const filters = {
+      q: q.q ?? '', stato: q.stato ?? '', list: q.list ?? '', min_score: q.min_score === undefined ? '' : String(q.min_score),
+      assegnatario: q.assegnatario ?? '', da_confermare: q.da_confermare === undefined ? '' : String(q.da_confermare),
+    };
     render(ctx, views, 'screening/list.njk', { result, filters, labels, lists, base }, { fragment: 'screening/_table.njk' });
   };
   router.get('/screening', staff(STAFF_READ), list('/screening'));

@@ -86,7 +86,7 @@ export const registerScreeningRoutes: RegisterRoutes = (router, { deps }) => {
   for (const [path, t, summary] of [['/api/v1/screening/matches', tag, 'Elenco delle corrispondenze'], ['/api/sanctions/hits', legacy, 'Elenco delle corrispondenze (legacy)']] as const) {
     router.api({
       method: 'GET', path, summary, tag: t, access: staff(STAFF_READ), query: listMatchesQuery, response: matchListResponse,
-      handler: (ctx, { query }) => tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), query)),
+      handler: (ctx, { query }) => tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), query, user(ctx).cod_utente)),
     });
   }
 

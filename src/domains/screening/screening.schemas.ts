@@ -35,6 +35,8 @@ export const listMatchesQuery = z.object({
   stato: z.enum(MATCH_STATES).optional().or(blank),
   min_score: z.coerce.number().min(0).max(1).optional().or(blank),
   list: text(100).optional().or(blank),
+  assegnatario: z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('me')]).optional().or(blank),
+  da_confermare: z.enum(['true', 'false']).transform((v) => v === 'true').optional().or(blank),
   q: text(200).optional(),
   ...listParamsShape(matchesList),
 });
