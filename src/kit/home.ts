@@ -15,7 +15,7 @@ export type HomeTileKind = (typeof HOME_TILE_KINDS)[number];
 
 /** Italian headings of the home's sections, one per kind. */
 export const HOME_KIND_LABELS: Record<HomeTileKind, { title: string; subtitle: string }> = {
-  assigned: { title: 'Assegnati a te', subtitle: 'Il lavoro di cui sei incaricato' },
+  assigned: { title: 'Per te', subtitle: 'Il lavoro di cui sei incaricato e gli avvisi da leggere' },
   'four-eyes': { title: 'Conferme in attesa di te', subtitle: 'Decisioni a quattro occhi richieste da un collega' },
   due: { title: 'Da trattare e in scadenza', subtitle: 'Scadenze superate, pratiche in attesa, anomalie' },
   overview: { title: 'Panoramica per area', subtitle: 'Quanti elementi sono aperti in ogni area' },

@@ -34,10 +34,11 @@ export async function seedTenants(owner: Knex): Promise<void> {
 }
 
 export const LIST_SEEDS: Record<string, Seed> = {
-  cases: perTenant(`insert into cases (id, cod_azienda, titolo, descrizione, tipo, priorita, stato, opened_by, sla_days, sla_due_at, overdue, workflow_id, created_at, updated_at)
+  cases: perTenant(`insert into cases (id, cod_azienda, titolo, descrizione, tipo, priorita, stato, opened_by, sla_days, sla_due_at, overdue, workflow_id, created_at, updated_at, assegnatario)
     select gen_random_uuid(), :tenant, 'Caso ' || i, 'Descrizione del caso ' || md5(i::text), 'indagine',
       (array['bassa','media','alta','critica'])[1 + i % 4], (array['open','escalated','closing','closed'])[1 + i % 4], 'seed', 30,
-      now() + (i % 60) * interval '1 day', i % 10 = 0, 'case:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
+      now() + (i % 60) * interval '1 day', i % 10 = 0, 'case:' || :tenant || ':' || i, now() - i * interval '1 minute', now(),
+      case when i % 20 = 0 then (select cod_utente from utenti where username = 'seed-user-' || :tenant) end
     from generate_series(1, :n) i`),
 
   'admin.aziende': async (owner) => {
@@ -56,9 +57,11 @@ export const LIST_SEEDS: Record<string, Seed> = {
       insert into screening_subjects (id, cod_azienda, tipo, nome)
       select gen_random_uuid(), :tenant, 'person', 'Soggetto ' || md5(i::text) from generate_series(1, :n / 10) i returning id
     ), subjects as (select id, row_number() over () as r from s)
-    insert into screening_matches (id, cod_azienda, subject_id, list_name, entry_id, entry_hash, score, stato, created_at, updated_at)
+    insert into screening_matches (id, cod_azienda, subject_id, list_name, entry_id, entry_hash, score, stato, created_at, updated_at, assegnatario, resolution_requested_by)
     select gen_random_uuid(), :tenant, subjects.id, (array['EU','UN','OFAC'])[1 + i % 3], 'e' || i, 'h', (i % 100) / 100.0,
-      (array['open','assigned','true_match','false_positive'])[1 + i % 4], now() - (i / 10) * interval '1 minute', now()
+      (array['open','assigned','true_match','false_positive'])[1 + i % 4], now() - (i / 10) * interval '1 minute', now(),
+      case when i % 4 = 1 then (select cod_utente from utenti where username = 'seed-user-' || :tenant) end,
+      case when i % 40 = 1 then (select cod_utente::text from utenti where username = 'seed-user-' || :tenant) end
     from generate_series(1, :n) i join subjects on subjects.r = 1 + i % (:n / 10)`),
 
   'screening.import_runs': async (owner) => {
