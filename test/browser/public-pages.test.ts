@@ -48,7 +48,7 @@ describe('browser: the public pages speak for the tenant, fit the screen and pas
     assert.equal(await page.getByText('Compliance AML').count(), 0, `${what}: not the vendor's name`);
   };
   /** The stepper's items all on one line (it must not wrap into rows of links). */
-  const stepperOnOneLine = (page: Page) => page.locator('.wizard-stepper li').evaluateAll((lis) => new Set(lis.map((li) => Math.round((li as HTMLElement).getBoundingClientRect().top))).size === 1);
+  const stepperOnOneLine = (page: Page) => page.locator('.wizard-stepper li').evaluateAll((lis) => new Set(lis.map((li) => Math.round((li as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top))).size === 1);
 
   it('the tenant admin uploads a logo (a renamed text file is refused next to the field)', async () => {
     const page = await newPage();
@@ -72,7 +72,7 @@ describe('browser: the public pages speak for the tenant, fit the screen and pas
     const page = await newPage(DESKTOP);
     await page.goto(`${env.baseUrl}/onboarding/?azienda=${tenant}`);
     await brandShown(page, 'landing');
-    assert.ok(await page.locator('img[data-logo]').evaluate((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth === 160), 'the logo loads');
+    assert.ok(await page.locator('img[data-logo]').evaluate((i) => { const img = i as unknown as { complete: boolean; naturalWidth: number }; return img.complete && img.naturalWidth === 160; }), 'the logo loads');
     const box = await page.getByRole('button', { name: 'Inizia la richiesta' }).boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= DESKTOP.height, `the main button is above the fold (${JSON.stringify(box)})`);
     assert.doesNotMatch(await page.title(), /Compliance AML/);
@@ -118,7 +118,7 @@ describe('browser: the public pages speak for the tenant, fit the screen and pas
     await page.setViewportSize(PHONE);
     await page.goto(`${env.baseUrl}/onboarding/step/3`);
     assert.ok(await stepperOnOneLine(page), 'phone: the stepper stays on one line');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    const overflow = await page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth');
     assert.equal(overflow, false, 'phone: nothing wider than the screen');
     await screenshot(page, 'pub-04-step-3-phone');
     await accessible(page, 'step 3 on a phone');
