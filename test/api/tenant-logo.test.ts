@@ -66,6 +66,7 @@ describe('tenant logo: upload by the tenant admin, shown on the public pages', f
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'image/png');
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('set-cookie'), null, 'a cacheable public image carries no cookie');
     const etag = res.headers.get('etag');
     assert.ok(etag && /^"[0-9a-f]{64}"$/.test(etag), `ETag ${etag}`);
     assert.deepEqual(Buffer.from(await res.arrayBuffer()), PNG);

@@ -31,13 +31,14 @@ export const registerTenantLogoPages: RegisterRoutes = (router, { deps, views })
   router.post(PATH, staff(ADMINS), async (ctx) => {
     const cod = await settingsTenant(deps.platformDb, ctx, requested(ctx));
     const req = ctx.req as typeof ctx.req & { file?: Express.Multer.File };
-    const tooBig = await new Promise<boolean>((resolve, reject) => single(req as never, ctx.res as never, (err: unknown) => {
-      if (!err) return resolve(false);
-      if (err instanceof multer.MulterError) return resolve(true);
+    const refused = await new Promise<string | null>((resolve, reject) => single(req as never, ctx.res as never, (err: unknown) => {
+      if (!err) return resolve(null);
+      if (err instanceof multer.MulterError) return resolve(err.code);
       reject(err);
     }));
-    const checked = tooBig
-      ? { ok: false as const, message: `Il file supera la dimensione massima di ${LOGO_MAX_LABEL}: riducilo e riprova` }
+    const tooBig = refused === 'LIMIT_FILE_SIZE';
+    const checked = refused
+      ? { ok: false as const, message: tooBig ? `Il file supera la dimensione massima di ${LOGO_MAX_LABEL}: riducilo e riprova` : 'Caricamento non valido: scegli un solo file e riprova' }
       : await checkLogo(req.file?.buffer, req.file?.mimetype);
     if (!checked.ok) return page(ctx, cod, { logo: checked.message }, tooBig ? 413 : 422);
     await withTenant(deps.db, { codAzienda: cod, actor: actor(ctx) }, (trx) => saveLogo(trx, cod, req.file!.buffer, checked.mime, actor(ctx)));
@@ -55,6 +56,8 @@ export const registerTenantLogoPages: RegisterRoutes = (router, { deps, views })
     const cod = String(ctx.params.cod);
     const logo = /^[A-Za-z0-9_-]{1,32}$/.test(cod) ? await readLogo(deps, cod) : null;
     ctx.set('X-Content-Type-Options', 'nosniff');
+    // A response any cache may keep must carry nobody's cookie (the CSRF middleware may have set one).
+    ctx.remove('Set-Cookie');
     if (!logo) {
       ctx.status = 404;
       ctx.type = 'text/plain; charset=utf-8';
