@@ -52,6 +52,7 @@ export const NOT_PAGES: Record<string, string> = {
   '/onboarding/step/:n/riga': 'an htmx fragment (one more row of a step), drawn inside the step page',
   '/health': 'JSON for the load balancer',
   '/auth/me': 'JSON of the signed-in user',
+  '/aziende/:cod/logo': 'the tenant\'s logo, an image',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -156,6 +157,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'org-azienda', path: `/organizzazione/${tenant}`, visitor: staff(admin) },
     { name: 'org-azienda-modifica', path: `/organizzazione/${tenant}/modifica`, visitor: staff(superadmin) },
     { name: 'org-configurazione', path: '/organizzazione/configurazione', visitor: staff(admin) },
+    { name: 'org-logo', path: '/organizzazione/configurazione/logo', visitor: staff(admin) },
     { name: 'org-messaggi', path: '/organizzazione/messaggi', visitor: staff(admin) },
     { name: 'org-utenti', path: '/organizzazione/utenti', visitor: staff(admin) },
     { name: 'org-utente', path: `/organizzazione/utenti/${analyst.cod_utente}`, visitor: staff(admin) },
