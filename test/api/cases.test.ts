@@ -48,7 +48,7 @@ describe('cases API and pages', function () {
     assert.equal(r.body.stato, 'open');
     assert.equal(r.body.cod_anagrafe, 'ANA-1');
     assert.equal(r.body.workflow_id, `case:${tenant}:${r.body.id}`);
-    assert.equal(r.body.sla_days, 30);
+    assert.equal(r.body.sla_days, 10, 'the default SLA of a high-priority case');
     assert.ok(r.body.workflow.url.endsWith(encodeURIComponent(r.body.workflow_id)));
     assert.deepEqual([...r.body.allowed_actions].sort(), ['add-event', 'close', 'escalate']);
 
@@ -59,17 +59,43 @@ describe('cases API and pages', function () {
     assert.equal(asViewer.body.events[0].tipo, 'apertura');
   });
 
-  it('takes the SLA from the tenant setting case.sla_days', async () => {
-    await env.ownerDb('settings').insert({ cod_azienda: tenant, chiave: 'case.sla_days', valore: JSON.stringify(7) })
-      .onConflict(['cod_azienda', 'chiave']).merge();
+  const dueAfterDays = (c: { sla_due_at: string; created_at: string }) => (new Date(c.sla_due_at).getTime() - new Date(c.created_at).getTime()) / 86_400_000;
+
+  it('gives a case the SLA of its priority: a critical case is due sooner', async () => {
+    const critical = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body;
+    const low = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'bassa' })).id}`)).body;
+    assert.equal(critical.sla_days, 3);
+    assert.ok(Math.abs(dueAfterDays(critical) - 3) < 0.01, `critical due after ${dueAfterDays(critical)} days`);
+    assert.equal(low.sla_days, 60);
+    assert.ok(Math.abs(dueAfterDays(low) - 60) < 0.01, `low due after ${dueAfterDays(low)} days`);
+  });
+
+  it('applies a changed SLA setting to new cases only; the old single setting still counts where a priority has none', async () => {
+    const admin = await env.login(await env.createUser({ tenant, roles: ['admin'] }));
+    const before = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body;
     try {
-      const c = await create();
-      const r = await analyst.get(`/api/cases/${c.id}`);
-      assert.equal(r.body.sla_days, 7);
-      const days = (new Date(r.body.sla_due_at).getTime() - new Date(r.body.created_at).getTime()) / 86_400_000;
-      assert.ok(Math.abs(days - 7) < 0.01, `due after ${days} days`);
+      const put = await admin.put('/api/admin/settings', { chiave: 'case.sla_days.critica', valore: 1 });
+      assert.equal(put.status, 200, put.text);
+      assert.equal((await admin.put('/api/admin/settings', { chiave: 'case.sla_days.critica', valore: 0 })).status, 422);
+      const after = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body;
+      assert.equal(after.sla_days, 1);
+      assert.ok(Math.abs(dueAfterDays(after) - 1) < 0.01, `due after ${dueAfterDays(after)} days`);
+      assert.equal((await analyst.get(`/api/cases/${before.id}`)).body.sla_days, 3, 'a case keeps the SLA it was opened with');
+
+      // A tenant that saved the single SLA of earlier releases keeps it for the priorities it never set.
+      await env.ownerDb('settings').insert({ cod_azienda: tenant, chiave: 'case.sla_days', valore: JSON.stringify(7) }).onConflict(['cod_azienda', 'chiave']).merge();
+      assert.equal((await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'alta' })).id}`)).body.sla_days, 7);
+      assert.equal((await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body.sla_days, 1);
+      const listed = (await admin.get('/api/admin/settings')).body.items as { chiave: string; valore: number; personalizzata: boolean }[];
+      assert.deepEqual(listed.filter((x) => x.chiave.startsWith('case.sla_days.')).map((x) => [x.chiave, x.valore, x.personalizzata]),
+        [['case.sla_days.critica', 1, true], ['case.sla_days.alta', 7, false], ['case.sla_days.media', 7, false], ['case.sla_days.bassa', 7, false]]);
+
+      // The new-case form shows each priority's SLA.
+      const form = await analyst.get('/casi/nuovo');
+      assert.match(form.text, /data-sla-priorita="critica"[^>]*>Critica 1 giorno/);
+      assert.match(form.text, /data-sla-priorita="bassa"[^>]*>Bassa 7 giorni/);
     } finally {
-      await env.ownerDb('settings').where({ cod_azienda: tenant, chiave: 'case.sla_days' }).delete();
+      await env.ownerDb('settings').where({ cod_azienda: tenant }).whereIn('chiave', ['case.sla_days', 'case.sla_days.critica']).delete();
     }
   });
 

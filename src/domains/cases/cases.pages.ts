@@ -12,7 +12,7 @@ import type { RegisterRoutes } from '../../kit/area';
 import {
   AZIONE_LABELS, ESITO_LABELS, EVENTO_LABELS, PRIORITA_LABELS, PRIORITA_TONES, REJECTION_MESSAGES, STATO_LABELS, STATO_TONES, TIPO_LABELS,
 } from './cases.labels';
-import { listCases, readSlaDays } from './cases.repo';
+import { listCases, readSlaDaysByPriority } from './cases.repo';
 import { assignableUsers, userNames } from '../../kit/users';
 import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
@@ -46,13 +46,13 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
 
   const renderNew = async (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) => {
     const tenant = tenantOf(ctx);
-    const [users, slaDays] = await tx(ctx, async (trx) => [await assignableUsers(trx, tenant), await readSlaDays(trx, tenant)] as const);
+    const [users, slaDays] = await tx(ctx, async (trx) => [await assignableUsers(trx, tenant), await readSlaDaysByPriority(trx, tenant)] as const);
     const options = {
       tipo: opts(CASE_TIPI, TIPO_LABELS, 'Scegli…'),
       priorita: opts(CASE_PRIORITA, PRIORITA_LABELS, 'Scegli…'),
       assegnatario: [{ value: '', label: 'Nessuno' }, ...users.map((u: { cod_utente: string; nome: string; cognome: string; username: string }) => ({ value: u.cod_utente, label: `${u.cognome} ${u.nome} (${u.username})` }))],
     };
-    render(ctx, views, 'casi/new.njk', { values, errors, options, slaDays }, { status });
+    render(ctx, views, 'casi/new.njk', { values, errors, options, slaDays, prioritaLabels: PRIORITA_LABELS }, { status });
   };
 
   router.get('/casi/nuovo', staff(WRITERS), (ctx) => renderNew(ctx, { priorita: 'media', tipo: 'indagine' }));
