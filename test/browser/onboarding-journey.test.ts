@@ -202,6 +202,19 @@ describe('browser: a company applies online, signs, and is approved with four ey
     const detail = `${env.baseUrl}/admin/onboarding/cases/${caseId}`;
     await pageA.goto(detail);
     assert.ok(await pageA.locator('[data-four-eyes]').count(), 'the case asks for two approvals');
+    // The process section: the whole machine at its natural size, the reviewer's possible steps marked.
+    const processo = pageA.locator('details#processo');
+    assert.equal(await processo.locator('[data-current-state]').getAttribute('data-current-state'), 'in_review');
+    const possible = await processo.locator('[data-possible-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-possible-action')));
+    for (const a of ['approve', 'reject', 'request-info']) assert.ok(possible.includes(a), `${a} is listed as possible now`);
+    const drawing = await processo.locator('svg').first().evaluate((el) => ({
+      drawn: el.getBoundingClientRect().width, natural: Number(el.getAttribute('width')), allowed: el.querySelectorAll('g.edge.allowed').length,
+      minFont: Math.min(...[...el.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height)),
+    }));
+    assert.ok(Math.abs(drawing.drawn - drawing.natural) < 1 && drawing.minFont >= 13, JSON.stringify(drawing));
+    assert.equal(drawing.allowed, possible.length);
+    await processo.scrollIntoViewIfNeeded();
+    await screenshot(pageA, 'onb-10a-diagramma');
     await pageA.locator('form[action$="/verifica"] button[type=submit]').first().click();
     await pageA.waitForURL(detail);
     await pageA.locator('#form-approva button[type=submit]').click();

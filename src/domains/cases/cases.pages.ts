@@ -4,7 +4,7 @@ import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
-import { stateDiagramSvg } from '../../http/state-diagram';
+import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI, type CaseTransitionArgs } from '../../../workflows/case/case.contract';
 import { caseMachine, type CaseAction } from '../../../workflows/case/case.machine';
@@ -24,10 +24,20 @@ const labels = { stato: STATO_LABELS, statoTone: STATO_TONES, tipo: TIPO_LABELS,
 const opts = (values: readonly string[], l: Record<string, string>, placeholder?: string) =>
   [...(placeholder !== undefined ? [{ value: '', label: placeholder }] : []), ...values.map((v) => ({ value: v, label: l[v] ?? v }))];
 
-/** Page actions that need no input: one button each. The others have their own form. */
-const SIMPLE: Partial<Record<CaseAction, { path: string; variant: string }>> = {
-  'complete-closure': { path: 'completa-chiusura', variant: 'success' },
-  reopen: { path: 'riapri', variant: 'outline-secondary' },
+/**
+ * Page actions that need no input: one button each (variants: views/macros/process.njk). The
+ * others have their own form. Confirming the closure ends the case for good, so it asks first.
+ */
+const SIMPLE: Partial<Record<CaseAction, { path: string; variant: 'primary' | 'secondary'; confirm?: { title: string; text: string; confirmLabel: string } }>> = {
+  'complete-closure': {
+    path: 'completa-chiusura', variant: 'primary',
+    confirm: {
+      title: 'Confermare la chiusura del caso?',
+      text: 'Il caso passa allo stato «Chiuso» con l\'esito e la motivazione di chi ha chiesto la chiusura. Un caso chiuso non si può riaprire.',
+      confirmLabel: 'Sì, chiudi il caso',
+    },
+  },
+  reopen: { path: 'riapri', variant: 'secondary' },
 };
 
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
@@ -74,13 +84,15 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi/:id', staff(STAFF_READ), async (ctx) => {
     const d = await caseDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     const names = await tx(ctx, (trx) => userNames(trx, [d.opened_by, d.assegnatario, d.closing_requested_by, d.closed_by]));
-    const diagram = await stateDiagramSvg(caseMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
+    const diagram = await stateDiagramView(caseMachine, {
+      current: d.stato, allowed: d.allowed_actions, labels: { states: STATO_LABELS, actions: AZIONE_LABELS }, title: 'Diagramma degli stati del caso',
+    });
     const timelineItems = [
       ...d.events.map((e: { tipo: string; testo: string; actor: string; created_at: Date }) => ({ at: e.created_at, actor: e.actor, title: EVENTO_LABELS[e.tipo] ?? e.tipo, text: e.testo, tone: e.tipo === 'scadenza' ? 'red' : e.tipo === 'transizione' ? 'blue' : 'secondary' })),
       ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null }) => ({ at: a.occurred_at, actor: a.actor, title: a.seq === null ? `Registro audit: ${a.action}` : `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
     ].sort((x, y) => new Date(x.at).getTime() - new Date(y.at).getTime());
     const simpleActions = d.allowed_actions.filter((a) => SIMPLE[a]).map((a) => ({
-      action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant,
+      action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant, confirm: SIMPLE[a]!.confirm,
     }));
     const options = { esito: opts(CASE_ESITI, ESITO_LABELS, 'Scegli…'), evento: opts(CASE_EVENT_TIPI, EVENTO_LABELS) };
     render(ctx, views, 'casi/detail.njk', {

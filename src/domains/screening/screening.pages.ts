@@ -3,7 +3,7 @@ import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
-import { stateDiagramSvg } from '../../http/state-diagram';
+import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../../kit/users';
@@ -17,6 +17,7 @@ import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveM
 import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
 import { staff } from '../../kit/access';
 
+/** Who may delete a match: the route admits them and the page offers the button to them only. */
 const DELETERS: Role[] = ['admin', 'co'];
 const labels = {
   stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
@@ -45,7 +46,9 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const tenant = tenantOf(ctx);
     const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
     const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
-    const diagram = await stateDiagramSvg(matchMachine, d.stato, { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS });
+    const diagram = await stateDiagramView(matchMachine, {
+      current: d.stato, allowed: d.allowed_actions, labels: { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS }, title: 'Diagramma degli stati della corrispondenza',
+    });
     const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null; data: Record<string, unknown> }) => ({
       at: a.occurred_at, actor: a.actor, title: a.seq === null ? a.action : `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
     }));
