@@ -277,6 +277,35 @@ describe('cases API and pages', function () {
     assert.match(JSON.stringify(deep.body.errors), /cursore/);
   });
 
+  it('shows on the list page who holds each case, where the reader is, both ways, and which headers sort', async () => {
+    const marker = `Paginato ${Date.now()}`;
+    for (let i = 0; i < 5; i++) await create(analyst, { titolo: `${marker} ${i}`, ...(i === 4 ? { assegnatario: co1User.cod_utente } : {}) });
+    const html = async (path: string) => { const r = await analyst.get(path, { accept: 'text/html' }); assert.equal(r.status, 200, path); return r.text; };
+    const link = (page: string, rel: string) => new RegExp(`rel="${rel}" href="([^"]+)"`).exec(page)?.[1]?.replace(/&amp;/g, '&');
+    const range = (page: string) => /data-total>(.*?)<\/span>\s*<div/s.exec(page)?.[1]?.replace(/<[^>]+>/g, '').trim();
+
+    const first = await html(`/casi?q=${encodeURIComponent(marker)}&limit=2`);
+    assert.equal(range(first), '1–2 di 5 casi · Pagina 1 di 3');
+    assert.match(first, /<span class="btn btn-sm disabled" aria-disabled="true">‹ Precedenti<\/span>/, 'no way back from the first page, shown disabled');
+    // The newest case is the assigned one: its holder by name; the others "—".
+    const rows = [...first.matchAll(/<td data-assignee>(.*?)<\/td>/gs)].map((m) => m[1]!.replace(/<[^>]+>/g, '').trim());
+    assert.equal(rows.length, 2);
+    assert.match(rows[0]!, new RegExp(`\\(${co1User.username}\\)$`));
+    assert.equal(rows[1], '—');
+    // Every sortable header shows it sorts; the current sort is marked for everyone.
+    assert.equal((first.match(/class="sort-icon"/g) ?? []).length, 4);
+    assert.match(first, /aria-sort="descending" class="sortable">\s*<a class="sort-link active" href="\/casi\?[^"]*sort=created_at/);
+
+    const second = await html(link(first, 'next')!);
+    assert.equal(range(second), '3–4 di 5 casi · Pagina 2 di 3');
+    const third = await html(link(second, 'next')!);
+    assert.equal(range(third), '5 di 5 casi · Pagina 3 di 3');
+    assert.match(third, /aria-disabled="true">Successivi ›/);
+    const back = await html(link(third, 'prev')!);
+    assert.equal(range(back), '3–4 di 5 casi · Pagina 2 di 3');
+    assert.match(back, /data-first-page href="\/casi\?q=[^"]*&amp;limit=2"/, 'a way back to the first page');
+  });
+
   it('works as plain HTML forms: create with Italian errors, act, four-eyes message, close', async () => {
     const list = await analyst.get('/casi', { accept: 'text/html' });
     assert.equal(list.status, 200);

@@ -49,9 +49,13 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi', staff(STAFF_READ), async (ctx) => {
     const parsed = listCasesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listCasesQuery.parse({});
-    const result = await tx(ctx, (trx) => listCases(trx, tenantOf(ctx), q));
+    // Who holds each case: one lookup of the page's assignees, outside the list's own query.
+    const { result, names } = await tx(ctx, async (trx) => {
+      const page = await listCases(trx, tenantOf(ctx), q);
+      return { result: page, names: await userNames(trx, page.items.map((c) => c.assegnatario)) };
+    });
     const filters = { q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort };
-    render(ctx, views, 'casi/list.njk', { result, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
+    render(ctx, views, 'casi/list.njk', { result, names, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
   });
 
   const renderNew = async (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) => {
