@@ -33,10 +33,14 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   const list = (base: string) => async (ctx: Ctx) => {
     const parsed = listMatchesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listMatchesQuery.parse({});
-    const result = await tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), q));
+    // Who holds each match: one lookup of the page's assignees, outside the list's own query.
+    const { result, names } = await tx(ctx, async (trx) => {
+      const page = await listMatches(trx, tenantOf(ctx), q);
+      return { result: page, names: await userNames(trx, page.items.map((m: { assegnatario?: string | null }) => m.assegnatario)) };
+    });
     const lists = await tx(ctx, async (trx) => (await trx.raw('select distinct list_name from screening_list_versions order by list_name')).rows.map((r: { list_name: string }) => r.list_name) as string[]);
     const filters = { q: q.q ?? '', stato: q.stato ?? '', list: q.list ?? '', min_score: q.min_score === undefined ? '' : String(q.min_score) };
-    render(ctx, views, 'screening/list.njk', { result, filters, labels, lists, base }, { fragment: 'screening/_table.njk' });
+    render(ctx, views, 'screening/list.njk', { result, names, filters, labels, lists, base }, { fragment: 'screening/_table.njk' });
   };
   router.get('/screening', staff(STAFF_READ), list('/screening'));
   router.get('/admin/screening/matches', staff(STAFF_READ), list('/admin/screening/matches'));
