@@ -54,6 +54,16 @@ export function machineToDot(m: MachineDef, o: DiagramOptions = {}): string {
       + ` fillcolor="${s.state.fill}" color="${s.state.border}" fontcolor="${s.state.text}"];`,
     `  edge [fontname="Helvetica" fontsize=${s.edgeFont} color="${s.other.line}" fontcolor="${s.other.text}" arrowsize=0.8];`,
   ];
+  const edgeAttrs = (from: string, actions: string[]) => {
+    const text = actions.map((a) => (labels.actions?.[a] ?? a) + (m.transitions.find((t) => t.action === a)?.fourEyes ? ' (4 occhi)' : ''));
+    // One name per line: DOT's \n, put between the quoted names (quote would escape its backslash).
+    const label = text.map((x) => quote(` ${x} `).slice(1, -1)).join('\\n');
+    const attrs = [`label="${label}"`, `id=${quote(`edge-${from}-${actions.join('+')}`)}`];
+    if (actions.some((a) => isAllowedNow(from, a, o))) {
+      attrs.push(`color="${s.allowed.line}"`, `fontcolor="${s.allowed.text}"`, 'penwidth=3', 'fontname="Helvetica-Bold"', 'class="allowed"');
+    }
+    return attrs;
+  };
   for (const st of m.states) {
     const attrs = [`label=${quote(labels.states?.[st] ?? st)}`, `id=${quote(`state-${st}`)}`];
     if (st === o.current) {
@@ -62,16 +72,16 @@ export function machineToDot(m: MachineDef, o: DiagramOptions = {}): string {
     if ((m.final ?? []).includes(st)) attrs.push('peripheries=2');
     lines.push(`  ${quote(st)} [${attrs.join(' ')}];`);
   }
+  // Actions that keep the state are drawn as one loop per state, their names one per line: loops
+  // drawn one per action pile up on the node and hide each other's labels.
+  const loops = new Map<string, string[]>();
   for (const t of m.transitions) {
     for (const from of t.from) {
-      const text = (labels.actions?.[t.action] ?? t.action) + (t.fourEyes ? ' (4 occhi)' : '');
-      const attrs = [`label=${quote(` ${text} `)}`, `id=${quote(`edge-${from}-${t.action}`)}`];
-      if (isAllowedNow(from, t.action, o)) {
-        attrs.push(`color="${s.allowed.line}"`, `fontcolor="${s.allowed.text}"`, 'penwidth=3', 'fontname="Helvetica-Bold"', 'class="allowed"');
-      }
-      lines.push(`  ${quote(from)} -> ${quote(t.to ?? from)} [${attrs.join(' ')}];`);
+      if ((t.to ?? from) === from) { loops.set(from, [...(loops.get(from) ?? []), t.action]); continue; }
+      lines.push(`  ${quote(from)} -> ${quote(t.to!)} [${edgeAttrs(from, [t.action]).join(' ')}];`);
     }
   }
+  for (const [state, actions] of loops) lines.push(`  ${quote(state)} -> ${quote(state)} [${edgeAttrs(state, actions).join(' ')}];`);
   lines.push('}');
   return lines.join('\n');
 }
@@ -98,7 +108,8 @@ export interface StateDiagramView {
   title: string;
   svg: string;
   style: typeof DIAGRAM_STYLE;
-  current: { state: string; label: string } | null;
+  /** final: the process is over (no transition leaves the state, for anyone). */
+  current: { state: string; label: string; final: boolean } | null;
   /** The actions the user may take now, each with the state it leads to (none: the record stays). */
   actions: { action: string; label: string; to: string | null; toLabel: string | null; fourEyes: boolean }[];
 }
@@ -119,7 +130,7 @@ export async function stateDiagramView(m: MachineDef, o: DiagramOptions & { titl
     title,
     svg,
     style: DIAGRAM_STYLE,
-    current: o.current === undefined ? null : { state: o.current, label: stateLabel(o.current) },
+    current: o.current === undefined ? null : { state: o.current, label: stateLabel(o.current), final: (m.final ?? []).includes(o.current) },
     actions,
   };
 }

@@ -116,6 +116,7 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
     await fillTotp(pageB, nextTotpCode(co.totpSecret));
     await pageB.waitForURL((u) => !u.pathname.startsWith('/totp'));
     await pageB.goto(`${env.baseUrl}/casi`);
+    await screenshot(pageB, '04b-case-list');
     assert.deepEqual(await seriousA11yViolations(pageB), [], 'case list has no serious accessibility violation');
     await pageB.goto(caseUrl);
     await expectDiagram(pageB, 'closing', ['complete-closure', 'reopen']);

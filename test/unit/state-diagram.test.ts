@@ -38,6 +38,13 @@ describe('state diagram (DOT and SVG)', () => {
     assert.match(statement(dot, 'edge-closing-complete-closure'), /\(4 occhi\)/);
   });
 
+  it('draws the actions that keep a state as one loop, one name per line', () => {
+    const dot = machineToDot(onboardingMachine, { current: 'pending_second_approval', allowed: ['wallet-revoke'], labels: { actions: AZIONE_LABELS } });
+    assert.match(statement(dot, 'edge-pending_second_approval-wallet-verify+wallet-revoke'),
+      new RegExp(`"pending_second_approval" -> "pending_second_approval" \\[label=" ${AZIONE_LABELS['wallet-verify']} \\\\n ${AZIONE_LABELS['wallet-revoke']} ".*class="allowed"`));
+    assert.equal(dot.split('\n').filter((l) => /"in_review" -> "in_review"/.test(l)).length, 1);
+  });
+
   it('draws nothing as allowed without a current state or allowed actions', () => {
     assert.doesNotMatch(machineToDot(caseMachine, { allowed: ['escalate'] }), /class="allowed"/);
     assert.doesNotMatch(machineToDot(caseMachine, { current: 'open' }), /class="allowed"/);
@@ -51,15 +58,19 @@ describe('state diagram (DOT and SVG)', () => {
     const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]));
     assert.ok(sizes.length > 0 && Math.min(...sizes) >= 13, `font sizes ${[...new Set(sizes)].join(', ')}`);
     assert.match(svg, /class="node current"/);
-    assert.equal(svg.match(/class="edge allowed"/g)?.length, allowed.length);
+    assert.deepEqual([...allowed].sort(), ['approve', 'reject', 'request-info', 'wallet-revoke', 'wallet-verify']);
+    // Three edges leave the state; the two wallet actions keep it and share one loop.
+    assert.deepEqual([...svg.matchAll(/<g id="([^"]+)" class="edge allowed"/g)].map((m) => m[1]!.replace(/&#45;/g, '-')).sort(),
+      ['edge-in_review-approve', 'edge-in_review-reject', 'edge-in_review-request-info', 'edge-in_review-wallet-verify+wallet-revoke']);
   });
 
   it('lists the current state and the actions possible now as text', async () => {
     const v = await stateDiagramView(caseMachine, { current: 'closing', allowed: ['reopen'], labels: { states: labels.states, actions: { reopen: 'Riapri' } }, title: 'Stati del caso "A" <b>' });
     assert.match(v.svg, /^<svg role="img" aria-label="Stati del caso &quot;A&quot; &lt;b>" width=/);
-    assert.deepEqual(v.current, { state: 'closing', label: 'In chiusura' });
+    assert.deepEqual(v.current, { state: 'closing', label: 'In chiusura', final: false });
     assert.deepEqual(v.actions, [{ action: 'reopen', label: 'Riapri', to: 'open', toLabel: 'Aperto', fourEyes: false }]);
     const none = await stateDiagramView(caseMachine, { current: 'closed', allowed: [] });
     assert.deepEqual(none.actions, []);
+    assert.equal(none.current?.final, true);
   });
 });
