@@ -48,7 +48,7 @@ describe('cases API and pages', function () {
     assert.equal(r.body.stato, 'open');
     assert.equal(r.body.cod_anagrafe, 'ANA-1');
     assert.equal(r.body.workflow_id, `case:${tenant}:${r.body.id}`);
-    assert.equal(r.body.sla_days, 30);
+    assert.equal(r.body.sla_days, 10, 'the default SLA of a high-priority case');
     assert.ok(r.body.workflow.url.endsWith(encodeURIComponent(r.body.workflow_id)));
     assert.deepEqual([...r.body.allowed_actions].sort(), ['add-event', 'close', 'escalate']);
 
@@ -59,17 +59,43 @@ describe('cases API and pages', function () {
     assert.equal(asViewer.body.events[0].tipo, 'apertura');
   });
 
-  it('takes the SLA from the tenant setting case.sla_days', async () => {
-    await env.ownerDb('settings').insert({ cod_azienda: tenant, chiave: 'case.sla_days', valore: JSON.stringify(7) })
-      .onConflict(['cod_azienda', 'chiave']).merge();
+  const dueAfterDays = (c: { sla_due_at: string; created_at: string }) => (new Date(c.sla_due_at).getTime() - new Date(c.created_at).getTime()) / 86_400_000;
+
+  it('gives a case the SLA of its priority: a critical case is due sooner', async () => {
+    const critical = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body;
+    const low = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'bassa' })).id}`)).body;
+    assert.equal(critical.sla_days, 3);
+    assert.ok(Math.abs(dueAfterDays(critical) - 3) < 0.01, `critical due after ${dueAfterDays(critical)} days`);
+    assert.equal(low.sla_days, 60);
+    assert.ok(Math.abs(dueAfterDays(low) - 60) < 0.01, `low due after ${dueAfterDays(low)} days`);
+  });
+
+  it('applies a changed SLA setting to new cases only; the old single setting still counts where a priority has none', async () => {
+    const admin = await env.login(await env.createUser({ tenant, roles: ['admin'] }));
+    const before = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body;
     try {
-      const c = await create();
-      const r = await analyst.get(`/api/cases/${c.id}`);
-      assert.equal(r.body.sla_days, 7);
-      const days = (new Date(r.body.sla_due_at).getTime() - new Date(r.body.created_at).getTime()) / 86_400_000;
-      assert.ok(Math.abs(days - 7) < 0.01, `due after ${days} days`);
+      const put = await admin.put('/api/admin/settings', { chiave: 'case.sla_days.critica', valore: 1 });
+      assert.equal(put.status, 200, put.text);
+      assert.equal((await admin.put('/api/admin/settings', { chiave: 'case.sla_days.critica', valore: 0 })).status, 422);
+      const after = (await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body;
+      assert.equal(after.sla_days, 1);
+      assert.ok(Math.abs(dueAfterDays(after) - 1) < 0.01, `due after ${dueAfterDays(after)} days`);
+      assert.equal((await analyst.get(`/api/cases/${before.id}`)).body.sla_days, 3, 'a case keeps the SLA it was opened with');
+
+      // A tenant that saved the single SLA of earlier releases keeps it for the priorities it never set.
+      await env.ownerDb('settings').insert({ cod_azienda: tenant, chiave: 'case.sla_days', valore: JSON.stringify(7) }).onConflict(['cod_azienda', 'chiave']).merge();
+      assert.equal((await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'alta' })).id}`)).body.sla_days, 7);
+      assert.equal((await analyst.get(`/api/cases/${(await create(analyst, { priorita: 'critica' })).id}`)).body.sla_days, 1);
+      const listed = (await admin.get('/api/admin/settings')).body.items as { chiave: string; valore: number; personalizzata: boolean }[];
+      assert.deepEqual(listed.filter((x) => x.chiave.startsWith('case.sla_days.')).map((x) => [x.chiave, x.valore, x.personalizzata]),
+        [['case.sla_days.critica', 1, true], ['case.sla_days.alta', 7, false], ['case.sla_days.media', 7, false], ['case.sla_days.bassa', 7, false]]);
+
+      // The new-case form shows each priority's SLA.
+      const form = await analyst.get('/casi/nuovo');
+      assert.match(form.text, /data-sla-priorita="critica"[^>]*>Critica 1 giorno/);
+      assert.match(form.text, /data-sla-priorita="bassa"[^>]*>Bassa 7 giorni/);
     } finally {
-      await env.ownerDb('settings').where({ cod_azienda: tenant, chiave: 'case.sla_days' }).delete();
+      await env.ownerDb('settings').where({ cod_azienda: tenant }).whereIn('chiave', ['case.sla_days', 'case.sla_days.critica']).delete();
     }
   });
 
@@ -249,6 +275,35 @@ describe('cases API and pages', function () {
     const deep = await analyst.get('/api/cases?offset=1001');
     assert.equal(deep.status, 422);
     assert.match(JSON.stringify(deep.body.errors), /cursore/);
+  });
+
+  it('shows on the list page who holds each case, where the reader is, both ways, and which headers sort', async () => {
+    const marker = `Paginato ${Date.now()}`;
+    for (let i = 0; i < 5; i++) await create(analyst, { titolo: `${marker} ${i}`, ...(i === 4 ? { assegnatario: co1User.cod_utente } : {}) });
+    const html = async (path: string) => { const r = await analyst.get(path, { accept: 'text/html' }); assert.equal(r.status, 200, path); return r.text; };
+    const link = (page: string, rel: string) => new RegExp(`rel="${rel}" href="([^"]+)"`).exec(page)?.[1]?.replace(/&amp;/g, '&');
+    const range = (page: string) => /data-total>(.*?)<\/span>\s*<div/s.exec(page)?.[1]?.replace(/<[^>]+>/g, '').trim();
+
+    const first = await html(`/casi?q=${encodeURIComponent(marker)}&limit=2`);
+    assert.equal(range(first), '1–2 di 5 casi · Pagina 1 di 3');
+    assert.match(first, /<span class="btn btn-sm disabled" aria-disabled="true">‹ Precedenti<\/span>/, 'no way back from the first page, shown disabled');
+    // The newest case is the assigned one: its holder by name; the others "—".
+    const rows = [...first.matchAll(/<td data-assignee>(.*?)<\/td>/gs)].map((m) => m[1]!.replace(/<[^>]+>/g, '').trim());
+    assert.equal(rows.length, 2);
+    assert.match(rows[0]!, new RegExp(`\\(${co1User.username}\\)$`));
+    assert.equal(rows[1], '—');
+    // Every sortable header shows it sorts; the current sort is marked for everyone.
+    assert.equal((first.match(/class="sort-icon"/g) ?? []).length, 4);
+    assert.match(first, /aria-sort="descending" class="sortable">\s*<a class="sort-link active" href="\/casi\?[^"]*sort=created_at/);
+
+    const second = await html(link(first, 'next')!);
+    assert.equal(range(second), '3–4 di 5 casi · Pagina 2 di 3');
+    const third = await html(link(second, 'next')!);
+    assert.equal(range(third), '5 di 5 casi · Pagina 3 di 3');
+    assert.match(third, /aria-disabled="true">Successivi ›/);
+    const back = await html(link(third, 'prev')!);
+    assert.equal(range(back), '3–4 di 5 casi · Pagina 2 di 3');
+    assert.match(back, /data-first-page href="\/casi\?q=[^"]*&amp;limit=2"/, 'a way back to the first page');
   });
 
   it('works as plain HTML forms: create with Italian errors, act, four-eyes message, close', async () => {

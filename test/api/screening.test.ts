@@ -257,6 +257,10 @@ describe('screening API', function () {
     assert.equal((await analyst.get(`/api/v1/screening/matches/${m.id}`)).body.stato, 'true_match');
     const again = await analyst.submitForm(`/screening/${m.id}/risolvi`, { esito: 'true_match', motivazione: 'x' }, `/screening/${m.id}`);
     assert.equal(again.status, 302, 'a refused action returns to the match with a message');
+    assert.doesNotMatch(detail.text, /id="form-elimina"|\/elimina"/, 'deleting is not offered to a role the route refuses');
+    const asCo = await co.get(`/screening/${m.id}`, { accept: 'text/html' });
+    // The deletion waits behind a confirmation that says what it does (a <details>, no script needed).
+    assert.match(asCo.text, /<details class="confirm-action" id="form-elimina"[^>]*>\s*<summary class="btn btn-outline-danger">Elimina la corrispondenza…<\/summary>[\s\S]*non si può annullare[\s\S]*action="\/screening\/[^"]+\/elimina"/);
     assert.equal((await analyst.submitForm(`/screening/${m.id}/elimina`, {}, `/screening/${m.id}`)).status, 403, 'only co and admin delete');
     const del = await co.submitForm(`/screening/${m.id}/elimina`, {}, `/screening/${m.id}`);
     assert.equal(del.status, 302);

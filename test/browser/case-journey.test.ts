@@ -17,6 +17,28 @@ async function fillTotp(page: Page, code: string) {
   await page.locator('form button[type=submit]').click();
 }
 
+/**
+ * The process section: the current state and the possible actions as text, the drawing at its
+ * natural size (not scaled down, labels at least 13 px), the current state and the edges the
+ * user may take now marked.
+ */
+async function expectDiagram(page: Page, state: string, actions: string[]) {
+  const section = page.locator('details#processo');
+  assert.equal(await section.getAttribute('open'), '', 'the diagram section is open');
+  assert.equal(await section.locator('[data-current-state]').getAttribute('data-current-state'), state);
+  assert.deepEqual((await section.locator('[data-possible-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-possible-action')))).sort(), [...actions].sort());
+  const svg = section.locator('.state-diagram-scroll svg');
+  const { drawn, natural, minFont } = await svg.evaluate((el) => ({
+    drawn: el.getBoundingClientRect().width,
+    natural: Number(el.getAttribute('width')),
+    minFont: Math.min(...[...el.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height)),
+  }));
+  assert.ok(Math.abs(drawn - natural) < 1, `drawn ${drawn}px wide for a natural ${natural}px: the drawing is not scaled`);
+  assert.ok(minFont >= 13, `the smallest label is ${minFont}px high`);
+  assert.equal(await svg.locator(`#state-${state}`).getAttribute('class'), 'node current');
+  assert.equal(await svg.locator('g.edge.allowed').count(), actions.length);
+}
+
 describe('browser: sign in, enrol TOTP, open and close a case with four eyes', function () {
   this.timeout(180_000);
   let env: TestEnv;
@@ -68,6 +90,11 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
     await screenshot(page, '03-case-open');
     assert.deepEqual(await seriousA11yViolations(page), [], 'case page has no serious accessibility violation');
     assert.match(await page.locator('[data-status]').first().getAttribute('data-status') ?? '', /^open$/);
+    await expectDiagram(page, 'open', ['add-event', 'escalate', 'close']);
+    // Asking to close is a routine step, not a destructive one.
+    const askClose = page.locator('form[action$="/chiudi"] button[type=submit]');
+    assert.match(await askClose.getAttribute('class') ?? '', /\bbtn-primary\b/);
+    assert.equal(await page.locator('.btn-danger, .btn-outline-danger').count(), 0, 'nothing on a case is destroyed: no danger button');
 
     // 3. She closes it with an outcome and a reason.
     const closeForm = page.locator('form[action$="/chiudi"]');
@@ -89,12 +116,21 @@ describe('browser: sign in, enrol TOTP, open and close a case with four eyes', f
     await fillTotp(pageB, nextTotpCode(co.totpSecret));
     await pageB.waitForURL((u) => !u.pathname.startsWith('/totp'));
     await pageB.goto(`${env.baseUrl}/casi`);
+    await screenshot(pageB, '04b-case-list');
     assert.deepEqual(await seriousA11yViolations(pageB), [], 'case list has no serious accessibility violation');
     await pageB.goto(caseUrl);
-    await pageB.locator('form[action$="/completa-chiusura"] button[type=submit]').click();
+    await expectDiagram(pageB, 'closing', ['complete-closure', 'reopen']);
+    // Confirming the closure ends the case for good: a confirmation explains it first (no script needed).
+    const confirm = pageB.locator('#conferma-complete-closure');
+    assert.equal(await confirm.locator('button[type=submit]').isVisible(), false, 'the real button waits behind the confirmation');
+    await confirm.locator('summary').click();
+    assert.match(await confirm.textContent() ?? '', /non si può riaprire/);
+    await screenshot(pageB, '05a-case-confirm-closure');
+    assert.deepEqual(await seriousA11yViolations(pageB), [], 'case page with the confirmation open has no serious accessibility violation');
+    await confirm.locator('button[type=submit]').click();
     await pageB.waitForURL(caseUrl);
     assert.equal(await pageB.locator('[data-status]').first().getAttribute('data-status'), 'closed');
-    assert.ok(await pageB.locator('.state-diagram svg').count() > 0, 'the state diagram is drawn');
+    await expectDiagram(pageB, 'closed', []);
     assert.ok(await pageB.locator('a[href*="/workflows/case%3A"], a[href*="/workflows/case:"]').count() > 0, 'links to the workflow in the Temporal Web UI');
     await screenshot(pageB, '05-case-closed');
     await ctxB.close();

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { Browser, Page } from 'playwright-core';
 import { ethAddressOf } from '../../src/domains/onboarding/wallet-proof';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import { artifactsDir, launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
 import { PDF, PNG } from '../api/onboarding-fixtures';
 import { ethSign } from '../helpers/wallet-sign';
 
@@ -212,6 +213,20 @@ describe('browser: a company applies online, signs, and is approved with four ey
     const detail = `${env.baseUrl}/admin/onboarding/cases/${caseId}`;
     await pageA.goto(detail);
     assert.ok(await pageA.locator('[data-four-eyes]').count(), 'the case asks for two approvals');
+    // The process section: the whole machine at its natural size, the reviewer's possible steps marked.
+    const processo = pageA.locator('details#processo');
+    assert.equal(await processo.locator('[data-current-state]').getAttribute('data-current-state'), 'in_review');
+    const possible = await processo.locator('[data-possible-action]').evaluateAll((els) => els.map((e) => e.getAttribute('data-possible-action')));
+    for (const a of ['approve', 'reject', 'request-info']) assert.ok(possible.includes(a), `${a} is listed as possible now`);
+    const drawing = await processo.locator('svg').first().evaluate((el) => ({
+      drawn: el.getBoundingClientRect().width, natural: Number(el.getAttribute('width')), allowed: el.querySelectorAll('g.edge.allowed').length,
+      minFont: Math.min(...[...el.querySelectorAll('text')].map((t) => t.getBoundingClientRect().height)),
+    }));
+    assert.ok(Math.abs(drawing.drawn - drawing.natural) < 1 && drawing.minFont >= 13, JSON.stringify(drawing));
+    assert.ok(drawing.allowed >= 3, JSON.stringify(drawing));
+    for (const a of ['approve', 'reject', 'request-info']) assert.equal(await processo.locator(`[id="edge-in_review-${a}"]`).getAttribute('class'), 'edge allowed', a);
+    await screenshot(pageA, 'onb-10a-diagramma');
+    await processo.screenshot({ path: join(artifactsDir, 'onb-10b-sezione-processo.png') });
     await pageA.locator('form[action$="/verifica"] button[type=submit]').first().click();
     await pageA.waitForURL(detail);
     await pageA.locator('#form-approva button[type=submit]').click();

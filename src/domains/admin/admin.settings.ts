@@ -15,11 +15,21 @@ const int = (min: number, max: number) => typed('integer', z.number({ error: 'In
 const ratio = () => typed('number', z.number({ error: 'Indica un numero tra 0 e 1' }).min(0, 'Minimo 0').max(1, 'Massimo 1'), formNumber);
 const bool = () => typed('boolean', z.boolean({ error: 'Indica sì o no' }), formBool);
 
-interface SettingDef { tipo: 'integer' | 'number' | 'boolean'; api: z.ZodType; schema: z.ZodType; default: unknown; descrizione: string; gruppo: string }
+interface SettingDef {
+  tipo: 'integer' | 'number' | 'boolean'; api: z.ZodType; schema: z.ZodType; default: unknown; descrizione: string; gruppo: string;
+  /** An older, wider setting whose stored value applies when the tenant never set this one (before the default). */
+  fallback?: string;
+}
 
 /** The settings a tenant may change. Each has its own type and validation; unknown keys are refused. */
 export const SETTINGS_CATALOGUE = {
-  'case.sla_days': { ...int(1, 365), default: 30, descrizione: 'Giorni entro cui chiudere un caso (SLA)', gruppo: 'Casi' },
+  // Per priority (docs/processes.md, "SLA per priority"); a tenant that saved the single SLA of
+  // earlier releases keeps it for every priority it has not set on its own.
+  'case.sla_days.critica': { ...int(1, 365), default: 3, fallback: 'case.sla_days', descrizione: 'Giorni entro cui chiudere un caso di priorità critica (SLA)', gruppo: 'Casi' },
+  'case.sla_days.alta': { ...int(1, 365), default: 10, fallback: 'case.sla_days', descrizione: 'Giorni entro cui chiudere un caso di priorità alta (SLA)', gruppo: 'Casi' },
+  'case.sla_days.media': { ...int(1, 365), default: 30, fallback: 'case.sla_days', descrizione: 'Giorni entro cui chiudere un caso di priorità media (SLA)', gruppo: 'Casi' },
+  'case.sla_days.bassa': { ...int(1, 365), default: 60, fallback: 'case.sla_days', descrizione: 'Giorni entro cui chiudere un caso di priorità bassa (SLA)', gruppo: 'Casi' },
+  'case.sla_days': { ...int(1, 365), default: 30, descrizione: 'Giorni entro cui chiudere un caso, per ogni priorità senza un valore proprio (impostazione precedente: vale solo se salvata)', gruppo: 'Casi' },
   'screening.match_threshold': { ...ratio(), default: 0.85, descrizione: 'Punteggio minimo perché un nominativo sia una corrispondenza', gruppo: 'Screening' },
   'screening.review_threshold': { ...ratio(), default: 0.7, descrizione: 'Punteggio minimo perché un nominativo vada in revisione', gruppo: 'Screening' },
   'screening.four_eyes': { ...bool(), default: true, descrizione: 'La risoluzione di una corrispondenza richiede un secondo operatore', gruppo: 'Screening' },
@@ -46,17 +56,26 @@ export const settingUpdateSchema = z.discriminatedUnion('chiave', SETTING_KEYS.m
   error: (i) => (i.code === 'invalid_union' ? 'Impostazione sconosciuta' : undefined),
 });
 
-export interface SettingView { chiave: SettingKey; tipo: SettingDef['tipo']; valore: unknown; default: unknown; descrizione: string; gruppo: string; personalizzata: boolean; updated_by: string | null; updated_at: Date | null }
+export interface SettingView {
+  chiave: SettingKey; tipo: SettingDef['tipo']; valore: unknown; default: unknown; descrizione: string; gruppo: string; personalizzata: boolean;
+  updated_by: string | null; updated_at: Date | null;
+  /** The older setting the value comes from, when the tenant saved that one and not this (pages only). */
+  ereditata_da?: string;
+}
+
+const fallbackOf = (key: SettingKey): string | undefined => (SETTINGS_CATALOGUE[key] as SettingDef).fallback;
 
 /**
  * A tenant's value, or the default when the tenant never changed it. Without codAzienda
  * it reads the tenant of the transaction (withTenant), so other areas just call getSetting(trx, key).
  */
 export async function getSetting<K extends SettingKey>(trx: Knex.Transaction, key: K, codAzienda?: string): Promise<SettingValue<K>> {
-  const row = await trx('settings')
-    .where({ chiave: key })
+  const fallback = fallbackOf(key);
+  const rows: { chiave: string; valore: unknown }[] = await trx('settings')
+    .whereIn('chiave', fallback ? [key, fallback] : [key])
     .where('cod_azienda', codAzienda ?? trx.raw('(select app_current_tenant())'))
-    .first('valore');
+    .select('chiave', 'valore');
+  const row = rows.find((r) => r.chiave === key) ?? rows.find((r) => r.chiave === fallback);
   if (!row) return SETTINGS_CATALOGUE[key].default as SettingValue<K>;
   // A stored value that no longer passes its schema (catalogue changed) falls back to the default.
   const parsed = SETTINGS_CATALOGUE[key].schema.safeParse(row.valore);
@@ -67,9 +86,16 @@ export async function listSettings(trx: Knex.Transaction, codAzienda: string): P
   const rows = await trx('settings').where({ cod_azienda: codAzienda });
   const byKey = new Map(rows.map((r: { chiave: string }) => [r.chiave, r]));
   return SETTING_KEYS.map((k) => {
-    const r = byKey.get(k) as { valore: unknown; updated_by: string; updated_at: Date } | undefined;
+    type Row = { valore: unknown; updated_by: string; updated_at: Date };
+    const r = byKey.get(k) as Row | undefined;
     const def = SETTINGS_CATALOGUE[k];
-    return { chiave: k, tipo: def.tipo, valore: r ? r.valore : def.default, default: def.default, descrizione: def.descrizione, gruppo: def.gruppo, personalizzata: !!r, updated_by: r?.updated_by ?? null, updated_at: r?.updated_at ?? null };
+    const fallback = fallbackOf(k);
+    const inherited = !r && fallback ? byKey.get(fallback) as Row | undefined : undefined;
+    const valore = r ? r.valore : inherited && def.schema.safeParse(inherited.valore).success ? inherited.valore : def.default;
+    return {
+      chiave: k, tipo: def.tipo, valore, default: def.default, descrizione: def.descrizione, gruppo: def.gruppo, personalizzata: !!r,
+      updated_by: r?.updated_by ?? null, updated_at: r?.updated_at ?? null, ...(inherited && valore === inherited.valore ? { ereditata_da: fallback } : {}),
+    };
   });
 }
 

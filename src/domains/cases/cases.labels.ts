@@ -18,8 +18,8 @@ export const STATO_TONES: Record<CaseStatus, string> = {
 export const AZIONE_LABELS: Record<CaseAction, string> = {
   'add-event': 'Aggiungi evento',
   escalate: 'Escala',
-  close: 'Chiudi',
-  'complete-closure': 'Conferma chiusura',
+  close: 'Chiedi la chiusura',
+  'complete-closure': 'Conferma la chiusura',
   reopen: 'Riapri',
 };
 

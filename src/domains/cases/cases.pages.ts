@@ -4,7 +4,7 @@ import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
-import { stateDiagramSvg } from '../../http/state-diagram';
+import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI, type CaseTransitionArgs } from '../../../workflows/case/case.contract';
 import { caseMachine, type CaseAction } from '../../../workflows/case/case.machine';
@@ -12,7 +12,7 @@ import type { RegisterRoutes } from '../../kit/area';
 import {
   AZIONE_LABELS, ESITO_LABELS, EVENTO_LABELS, PRIORITA_LABELS, PRIORITA_TONES, REJECTION_MESSAGES, STATO_LABELS, STATO_TONES, TIPO_LABELS,
 } from './cases.labels';
-import { listCases, readSlaDays } from './cases.repo';
+import { listCases, readSlaDaysByPriority } from './cases.repo';
 import { assignableUsers, userNames } from '../../kit/users';
 import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
@@ -24,10 +24,20 @@ const labels = { stato: STATO_LABELS, statoTone: STATO_TONES, tipo: TIPO_LABELS,
 const opts = (values: readonly string[], l: Record<string, string>, placeholder?: string) =>
   [...(placeholder !== undefined ? [{ value: '', label: placeholder }] : []), ...values.map((v) => ({ value: v, label: l[v] ?? v }))];
 
-/** Page actions that need no input: one button each. The others have their own form. */
-const SIMPLE: Partial<Record<CaseAction, { path: string; variant: string }>> = {
-  'complete-closure': { path: 'completa-chiusura', variant: 'success' },
-  reopen: { path: 'riapri', variant: 'outline-secondary' },
+/**
+ * Page actions that need no input: one button each (variants: views/macros/process.njk). The
+ * others have their own form. Confirming the closure ends the case for good, so it asks first.
+ */
+const SIMPLE: Partial<Record<CaseAction, { path: string; variant: 'primary' | 'secondary'; confirm?: { title: string; text: string; confirmLabel: string } }>> = {
+  'complete-closure': {
+    path: 'completa-chiusura', variant: 'primary',
+    confirm: {
+      title: 'Confermare la chiusura del caso?',
+      text: 'Il caso passa allo stato «Chiuso» con l\'esito e la motivazione di chi ha chiesto la chiusura. Un caso chiuso non si può riaprire.',
+      confirmLabel: 'Sì, chiudi il caso',
+    },
+  },
+  reopen: { path: 'riapri', variant: 'secondary' },
 };
 
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
@@ -39,23 +49,27 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi', staff(STAFF_READ), async (ctx) => {
     const parsed = listCasesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listCasesQuery.parse({});
-    const result = await tx(ctx, (trx) => listCases(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente));
+    // Who holds each case: one lookup of the page's assignees, outside the list's own query.
+    const { result, names } = await tx(ctx, async (trx) => {
+      const page = await listCases(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente);
+      return { result: page, names: await userNames(trx, page.items.map((c) => c.assegnatario)) };
+    });
     const filters = {
       q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort,
       assegnatario: q.assegnatario ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti),
     };
-    render(ctx, views, 'casi/list.njk', { result, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
+    render(ctx, views, 'casi/list.njk', { result, names, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
   });
 
   const renderNew = async (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) => {
     const tenant = tenantOf(ctx);
-    const [users, slaDays] = await tx(ctx, async (trx) => [await assignableUsers(trx, tenant), await readSlaDays(trx, tenant)] as const);
+    const [users, slaDays] = await tx(ctx, async (trx) => [await assignableUsers(trx, tenant), await readSlaDaysByPriority(trx, tenant)] as const);
     const options = {
       tipo: opts(CASE_TIPI, TIPO_LABELS, 'Scegli…'),
       priorita: opts(CASE_PRIORITA, PRIORITA_LABELS, 'Scegli…'),
       assegnatario: [{ value: '', label: 'Nessuno' }, ...users.map((u: { cod_utente: string; nome: string; cognome: string; username: string }) => ({ value: u.cod_utente, label: `${u.cognome} ${u.nome} (${u.username})` }))],
     };
-    render(ctx, views, 'casi/new.njk', { values, errors, options, slaDays }, { status });
+    render(ctx, views, 'casi/new.njk', { values, errors, options, slaDays, prioritaLabels: PRIORITA_LABELS }, { status });
   };
 
   router.get('/casi/nuovo', staff(WRITERS), (ctx) => renderNew(ctx, { priorita: 'media', tipo: 'indagine' }));
@@ -77,13 +91,15 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi/:id', staff(STAFF_READ), async (ctx) => {
     const d = await caseDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     const names = await tx(ctx, (trx) => userNames(trx, [d.opened_by, d.assegnatario, d.closing_requested_by, d.closed_by]));
-    const diagram = await stateDiagramSvg(caseMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
+    const diagram = await stateDiagramView(caseMachine, {
+      current: d.stato, allowed: d.allowed_actions, labels: { states: STATO_LABELS, actions: AZIONE_LABELS }, title: 'Diagramma degli stati del caso',
+    });
     const timelineItems = [
       ...d.events.map((e: { tipo: string; testo: string; actor: string; created_at: Date }) => ({ at: e.created_at, actor: e.actor, title: EVENTO_LABELS[e.tipo] ?? e.tipo, text: e.testo, tone: e.tipo === 'scadenza' ? 'red' : e.tipo === 'transizione' ? 'blue' : 'secondary' })),
       ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null }) => ({ at: a.occurred_at, actor: a.actor, title: a.seq === null ? `Registro audit: ${a.action}` : `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
     ].sort((x, y) => new Date(x.at).getTime() - new Date(y.at).getTime());
     const simpleActions = d.allowed_actions.filter((a) => SIMPLE[a]).map((a) => ({
-      action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant,
+      action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant, confirm: SIMPLE[a]!.confirm,
     }));
     const options = { esito: opts(CASE_ESITI, ESITO_LABELS, 'Scegli…'), evento: opts(CASE_EVENT_TIPI, EVENTO_LABELS) };
     render(ctx, views, 'casi/detail.njk', {

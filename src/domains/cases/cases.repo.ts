@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { getSetting } from '../admin';
-import type { CaseRecord } from '../../../workflows/case/case.contract';
+import { CASE_PRIORITA, type CaseRecord } from '../../../workflows/case/case.contract';
+
+type Priorita = (typeof CASE_PRIORITA)[number];
 import type { ListCasesQuery } from './cases.schemas';
 import { isUuid } from '../../kit/ids';
 import { runList, tenantScope } from '../../kit/list';
@@ -16,6 +18,7 @@ export interface CaseRow extends Omit<CaseRecord, 'sla_due_at' | 'created_at' | 
   closed_at: Date | null;
 }
 
+/** Used only when a stored setting is unreadable: the catalogue's defaults are the real ones. */
 export const DEFAULT_SLA_DAYS = 30;
 
 /**
@@ -32,8 +35,20 @@ export async function getCase(trx: Knex.Transaction, id: string): Promise<CaseRo
   return trx('cases').where({ id }).first();
 }
 
-/** The tenant's SLA for cases: setting `case.sla_days` (validated by the admin catalogue), default 30 days. */
-export async function readSlaDays(trx: Knex.Transaction, codAzienda: string): Promise<number> {
-  const v = Number(await getSetting(trx, 'case.sla_days', codAzienda));
+/**
+ * The tenant's SLA for a case of this priority: setting `case.sla_days.<priorita>` (validated by
+ * the admin catalogue), else the single `case.sla_days` a tenant saved before SLAs were per
+ * priority, else the catalogue's default for the priority.
+ */
+export async function readSlaDays(trx: Knex.Transaction, codAzienda: string, priorita: Priorita): Promise<number> {
+  const v = Number(await getSetting(trx, `case.sla_days.${priorita}`, codAzienda));
   return Number.isInteger(v) && v > 0 ? v : DEFAULT_SLA_DAYS;
+}
+
+/** The SLA of every priority, for the new-case form. */
+export async function readSlaDaysByPriority(trx: Knex.Transaction, codAzienda: string): Promise<Record<Priorita, number>> {
+  const days = {} as Record<Priorita, number>;
+  // One connection per transaction: the reads run one after the other anyway.
+  for (const p of CASE_PRIORITA) days[p] = await readSlaDays(trx, codAzienda, p);
+  return days;
 }

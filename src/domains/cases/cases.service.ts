@@ -67,7 +67,7 @@ export async function openCase(deps: Deps, codAzienda: string, user: SessionUser
   const slaDays = await db(deps, codAzienda, user)(async (trx) => {
     // The assignee and the subject must be this tenant's (another tenant's is "not found").
     await assertReferencesInTenant(trx, codAzienda, { assegnatario: { kind: 'utente', value: data.assegnatario }, cod_anagrafe: { kind: 'soggetto', value: data.cod_anagrafe } });
-    return readSlaDays(trx, codAzienda);
+    return readSlaDays(trx, codAzienda, data.priorita);
   });
   const { caseId, reply } = await createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
   // A repeated create (the same record id) answers without the row: read it then.

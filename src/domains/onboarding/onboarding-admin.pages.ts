@@ -6,7 +6,7 @@ import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
-import { stateDiagramSvg } from '../../http/state-diagram';
+import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
 import { rolesFor } from '../../kit/process';
@@ -51,7 +51,9 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
 
   const showDetail = async (ctx: Ctx, state: FormState = {}, status = 200) => {
     const d = await onboardingDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
-    const diagram = await stateDiagramSvg(onboardingMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
+    const diagram = await stateDiagramView(onboardingMachine, {
+      current: d.stato, allowed: d.allowed_actions, labels: { states: STATO_LABELS, actions: AZIONE_LABELS }, title: 'Diagramma degli stati della pratica di onboarding',
+    });
     const owners = d.titolari.map((t) => ({ nome: [t.nome, t.cognome].filter(Boolean).join(' ') || 'Titolare effettivo', pep: t.pep === true, rows: fieldRows(t, ['id', 'nome', 'cognome']) }));
     const risk = (d.risk ?? {}) as { fattori?: { codice: string; descrizione: string; punti: number }[]; secondApprovalRequired?: boolean; modello?: string; screeningMatches?: number; walletHits?: number };
     const screening = (d.screening ?? {}) as { soggetti?: { riferimento?: string; nome?: string; hits?: Record<string, unknown>[] }[] };

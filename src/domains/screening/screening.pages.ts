@@ -3,7 +3,7 @@ import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
-import { stateDiagramSvg } from '../../http/state-diagram';
+import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../../kit/users';
@@ -17,6 +17,7 @@ import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveM
 import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
 import { staff } from '../../kit/access';
 
+/** Who may delete a match: the route admits them and the page offers the button to them only. */
 const DELETERS: Role[] = ['admin', 'co'];
 const labels = {
   stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
@@ -32,13 +33,17 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   const list = (base: string) => async (ctx: Ctx) => {
     const parsed = listMatchesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listMatchesQuery.parse({});
-    const result = await tx(ctx, (trx) => listMatches(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente));
+    // Who holds each match: one lookup of the page's assignees, outside the list's own query.
+    const { result, names } = await tx(ctx, async (trx) => {
+      const page = await listMatches(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente);
+      return { result: page, names: await userNames(trx, page.items.map((m: { assegnatario?: string | null }) => m.assegnatario)) };
+    });
     const lists = await tx(ctx, async (trx) => (await trx.raw('select distinct list_name from screening_list_versions order by list_name')).rows.map((r: { list_name: string }) => r.list_name) as string[]);
     const filters = {
       q: q.q ?? '', stato: q.stato ?? '', list: q.list ?? '', min_score: q.min_score === undefined ? '' : String(q.min_score),
       assegnatario: q.assegnatario ?? '', da_confermare: q.da_confermare === undefined ? '' : String(q.da_confermare),
     };
-    render(ctx, views, 'screening/list.njk', { result, filters, labels, lists, base }, { fragment: 'screening/_table.njk' });
+    render(ctx, views, 'screening/list.njk', { result, names, filters, labels, lists, base }, { fragment: 'screening/_table.njk' });
   };
   router.get('/screening', staff(STAFF_READ), list('/screening'));
   router.get('/admin/screening/matches', staff(STAFF_READ), list('/admin/screening/matches'));
@@ -48,7 +53,9 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const tenant = tenantOf(ctx);
     const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
     const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
-    const diagram = await stateDiagramSvg(matchMachine, d.stato, { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS });
+    const diagram = await stateDiagramView(matchMachine, {
+      current: d.stato, allowed: d.allowed_actions, labels: { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS }, title: 'Diagramma degli stati della corrispondenza',
+    });
     const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null; data: Record<string, unknown> }) => ({
       at: a.occurred_at, actor: a.actor, title: a.seq === null ? a.action : `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
     }));

@@ -7,9 +7,16 @@ import type { SortKey, SortKeyType } from './list-definition';
  * row's sort-key values as PostgreSQL prints them (text keeps a timestamp's microseconds, which
  * a JavaScript Date would lose and so skip rows). Base64url JSON: opaque to clients, not secret.
  */
-export interface Cursor { sort: string; before: boolean; values: (string | null)[] }
+export interface Cursor {
+  sort: string; before: boolean; values: (string | null)[];
+  /** The row's 1-based place in the list when the cursor was made: pages say "26–50 di 113" without counting rows before them. */
+  position?: number | undefined;
+}
 
-const payload = z.object({ s: z.string().max(100), d: z.enum(['a', 'b']), k: z.array(z.string().max(500).nullable()).min(1).max(8) });
+const payload = z.object({
+  s: z.string().max(100), d: z.enum(['a', 'b']), k: z.array(z.string().max(500).nullable()).min(1).max(8),
+  n: z.number().int().min(1).max(1_000_000_000).optional(),
+});
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)$/;
 const valid: Record<SortKeyType, (v: string) => boolean> = {
@@ -22,7 +29,7 @@ const valid: Record<SortKeyType, (v: string) => boolean> = {
 };
 
 export const encodeCursor = (c: Cursor): string =>
-  Buffer.from(JSON.stringify({ s: c.sort, d: c.before ? 'b' : 'a', k: c.values })).toString('base64url');
+  Buffer.from(JSON.stringify({ s: c.sort, d: c.before ? 'b' : 'a', k: c.values, ...(c.position ? { n: c.position } : {}) })).toString('base64url');
 
 const invalid = (message: string) => new ValidationError([{ path: 'cursor', message }], 'Cursore di paginazione non valido');
 
@@ -42,5 +49,5 @@ export function decodeCursor(raw: string, sort: string, keys: readonly SortKey[]
     const key = keys[i]!;
     if (v === null ? !key.nullable : !valid[key.type](v)) throw invalid('Cursore non valido per questo elenco');
   });
-  return { sort, before: p.data.d === 'b', values: p.data.k };
+  return { sort, before: p.data.d === 'b', values: p.data.k, position: p.data.n };
 }

@@ -17,6 +17,12 @@ export interface ListPage<Row> {
   offset: number;
   next_cursor: string | null;
   prev_cursor: string | null;
+  /**
+   * The 1-based place of the first item in the whole list ("26–50 di 113"), carried by the cursor
+   * so no page counts the rows before it; null when unknown (a cursor made without it). Pages
+   * only: the API's declared answer does not include it.
+   */
+  first?: number | null;
 }
 
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -92,8 +98,9 @@ export async function runList<Row = Record<string, any>>(trx: Knex, def: ListDef
   if (plan.backwards && !more) return runList<Row>(trx, def, scope, { ...req, cursor: undefined, offset: 0 });
   const page = rows.slice(0, req.limit);
   if (plan.backwards) page.reverse();
-  const cursorAt = (row: Record<string, unknown> | undefined, before: boolean) =>
-    (row ? encodeCursor({ sort: req.sort, before, values: plan.keys.map((_, i) => (row[keyAlias(i)] as string | null) ?? null) }) : null);
+  const first = firstPosition(plan, req, page.length);
+  const cursorAt = (row: Record<string, unknown> | undefined, before: boolean, position: number | null) =>
+    (row ? encodeCursor({ sort: req.sort, before, values: plan.keys.map((_, i) => (row[keyAlias(i)] as string | null) ?? null), position: position ?? undefined }) : null);
   const hasNext = plan.backwards || more;
   const hasPrev = plan.backwards ? more : plan.cursor !== undefined || req.offset > 0;
   const count = await cappedCount(trx, listBaseQuery(trx, def, scope, req));
@@ -103,7 +110,17 @@ export async function runList<Row = Record<string, any>>(trx: Knex, def: ListDef
     total_exact: count.exact,
     limit: req.limit,
     offset: plan.cursor ? 0 : req.offset,
-    next_cursor: hasNext ? cursorAt(page[page.length - 1], false) : null,
-    prev_cursor: hasPrev ? cursorAt(page[0], true) : null,
+    next_cursor: hasNext ? cursorAt(page[page.length - 1], false, first === null ? null : first + page.length - 1) : null,
+    prev_cursor: hasPrev ? cursorAt(page[0], true, first) : null,
+    first,
   };
+}
+
+/** Where the page starts: after the cursor's row, before it (the page ends just above), or at the offset. */
+function firstPosition(plan: Plan, req: ListRequest, rows: number): number | null {
+  if (!plan.cursor) return req.offset + 1;
+  const at = plan.cursor.position;
+  if (at === undefined) return null;
+  const first = plan.backwards ? at - rows : at + 1;
+  return first >= 1 ? first : null;
 }
