@@ -40,26 +40,33 @@
   }
 
   /**
-   * A Tabler colour as rgb(): the kit declares them in oklch(), which ECharts' colour code does not
-   * read, so the browser paints one pixel with it and reports the sRGB value.
+   * A Tabler colour as rgb(): the kit declares them with oklch(), var() and light-dark(), which
+   * ECharts' colour code does not read; the browser resolves the variable on an element, paints
+   * one pixel with the result and reports it in sRGB.
    */
   function colour(tone) {
     var name = tone || 'blue';
     if (colourCache[name]) return colourCache[name];
     var value = FALLBACK[name] || FALLBACK.blue;
+    var probe = document.createElement('span');
     try {
-      var css = getComputedStyle(document.documentElement).getPropertyValue('--tblr-' + name).trim();
-      if (css) {
-        var c = document.createElement('canvas');
-        c.width = 1; c.height = 1;
-        var g = c.getContext('2d');
-        g.fillStyle = '#000';
-        g.fillStyle = css;
+      probe.style.color = 'var(--tblr-' + name + ')';
+      document.body.appendChild(probe);
+      var css = getComputedStyle(probe).color;
+      var c = document.createElement('canvas');
+      c.width = 1; c.height = 1;
+      var g = c.getContext('2d');
+      var sentinel = 'rgb(1, 2, 3)';
+      g.fillStyle = sentinel;
+      g.fillStyle = css;
+      // A value the canvas could not read leaves the sentinel: keep the fallback.
+      if (css && g.fillStyle !== '#010203') {
         g.fillRect(0, 0, 1, 1);
         var p = g.getImageData(0, 0, 1, 1).data;
         value = 'rgb(' + p[0] + ',' + p[1] + ',' + p[2] + ')';
       }
     } catch (_) { /* keep the fallback */ }
+    if (probe.parentNode) probe.parentNode.removeChild(probe);
     colourCache[name] = value;
     return value;
   }
@@ -69,9 +76,9 @@
     var head = (KIND_NAMES[spec.kind] || 'Grafico') + ': ' + spec.title + '. ';
     var cats = spec.categories;
     if (spec.kind === 'heatmap') {
-      var cells = ((spec.series[0] || {}).data || []).filter(function (p) { return p[2]; })
+      var hits = ((spec.series[0] || {}).data || []).filter(function (p) { return p[2]; })
         .map(function (p) { return spec.yCategories[p[1]] + ', ' + cats[p[0]] + ': ' + fmt(p[2]); });
-      return head + (cells.length ? cells.join('; ') + '.' : 'Nessun valore.');
+      return head + (hits.length ? hits.join('; ') + '.' : 'Nessun valore.');
     }
     var multi = spec.series.length > 1;
     return head + spec.series.map(function (s) {
@@ -88,7 +95,7 @@
 
   function valueAxis(unit) {
     return {
-      type: 'value', name: unit || '', nameTextStyle: { color: TEXT_SOFT }, minInterval: 1,
+      type: 'value', name: unit || '', nameTextStyle: { color: TEXT_SOFT, align: 'left' }, minInterval: 1, // the name starts at the axis, inside the card
       axisLabel: { color: TEXT_SOFT, formatter: fmt }, splitLine: { lineStyle: { color: '#e6e9ef' } },
     };
   }
@@ -118,27 +125,37 @@
       return base;
     }
     if (spec.kind === 'heatmap') {
-      var cells = (series[0] || { data: [] }).data;
-      var max = cells.reduce(function (m, p) { return Math.max(m, Number(p[2]) || 0); }, 0);
-      base.grid = { top: 16, left: 8, right: 16, bottom: 56 };
+      var given = (series[0] || { data: [] }).data;
+      // Every cell drawn, 0 where nothing was counted, as in the table.
+      var cells = [];
+      spec.categories.forEach(function (_, x) {
+        spec.yCategories.forEach(function (__, y) {
+          var hit = given.filter(function (p) { return p[0] === x && p[1] === y; })[0];
+          cells.push([x, y, hit ? Number(hit[2]) || 0 : 0]);
+        });
+      });
+      var max = cells.reduce(function (m, p) { return Math.max(m, p[2]); }, 0);
+      base.grid = { top: 8, left: 8, right: 16, bottom: 48, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
       base.xAxis = categoryAxis(spec.categories);
       base.yAxis = categoryAxis(spec.yCategories);
+      base.yAxis.inverse = true; // the first row on top, as in the table
       base.visualMap = {
-        min: 0, max: Math.max(max, 1), orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 120,
+        min: 0, max: Math.max(max, 1), orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: [fmt(max), '0'],
         inRange: { color: ['#f1f5fb', colour((series[0] || {}).tone || 'blue')] }, textStyle: { color: TEXT_SOFT }, formatter: fmt,
       };
       base.series = [{
-        type: 'heatmap', name: (series[0] || {}).name || '', data: cells,
-        label: { show: true, color: TEXT, formatter: function (p) { return fmt(p.value[2]); } },
+        type: 'heatmap', name: (series[0] || {}).name || '', data: cells, itemStyle: { borderColor: '#fff', borderWidth: 2 },
+        label: { show: true, formatter: function (p) { return fmt(p.value[2]); } }, // ECharts picks a label colour that reads on the cell
       }];
       return base;
     }
     var stacked = spec.kind === 'stacked-bar';
     var legend = series.length > 1;
-    base.grid = { top: spec.unit && !spec.horizontal ? 32 : 16, left: 8, right: 24, bottom: legend ? 40 : 8 };
+    base.grid = { top: spec.unit && !spec.horizontal ? 32 : 16, left: 8, right: 24, bottom: legend ? 40 : 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
     if (legend) base.legend = { bottom: 0, textStyle: { color: TEXT } };
     var cat = categoryAxis(spec.categories);
-    var val = valueAxis(spec.unit);
+    // Across a horizontal chart the unit would crowd the last label; the bars carry their values.
+    var val = valueAxis(spec.horizontal ? '' : spec.unit);
     if (spec.horizontal) { cat.inverse = true; base.xAxis = val; base.yAxis = cat; } else { base.xAxis = cat; base.yAxis = val; }
     base.series = series.map(function (s, si) {
       var out = { type: spec.kind === 'line' ? 'line' : 'bar', name: s.name, data: s.data.slice(), emphasis: { focus: 'series' } };
@@ -167,11 +184,14 @@
     dom.hidden = false;
     try {
       var chart = window.echarts.init(dom, null, { renderer: 'svg' });
+      // Once the drawing (and its animation) is complete: what a screenshot or a test waits for.
+      chart.on('finished', function () { figure.setAttribute('data-chart-ready', 'true'); });
       chart.setOption(options(spec));
       instances.push({ dom: dom, chart: chart });
     } catch (e) {
-      // A chart that cannot be drawn leaves its table as the content.
+      // A chart that cannot be drawn leaves its table as the content; the console says why.
       dom.hidden = true;
+      if (window.console) console.error('Grafico ' + figure.id + ' non disegnato:', e);
       return;
     }
     var details = figure.querySelector('details.chart-data');

@@ -81,7 +81,7 @@ describe('charts on the screening dashboard, the onboarding cases and the cases 
     assert.ok(page.text.includes('<th scope="row">lista&lt;/script&gt;&lt;b&gt;x</th>'));
     // Without JavaScript the table is open and the drawing area hidden; the page loads the script, not inline code.
     assert.match(page.text, /<div class="chart-canvas" id="grafico-corrispondenze-settimana-grafico" role="img" hidden><\/div>/);
-    assert.match(page.text, /<details class="chart-data" open>\s*<summary class="text-secondary">Dati del grafico<\/summary>/);
+    assert.match(page.text, /<details class="chart-data mt-2" open>\s*<summary class="text-secondary">Dati del grafico<\/summary>/);
     assert.match(page.text, /<script src="\/static\/app\/js\/charts\.js" defer><\/script>/);
     assert.doesNotMatch(page.text, /<script>(?!<\/script>)/, 'no inline script');
   });
