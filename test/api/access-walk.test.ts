@@ -14,6 +14,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /onboarding', 'GET /onboarding/', 'POST /onboarding/', 'POST /onboarding/riprendi',
   'GET /onboarding/nuovo-link', 'POST /onboarding/nuovo-link', 'GET /api/v1/onboarding/resume', 'POST /api/magic-link',
   'POST /api/v1/esign/ceremony/:id/verify',
+  // The tenant's logo, shown on its public pages (404 when it has none).
+  'GET /aziende/:cod/logo',
 ]);
 /** Where a refused browser may be sent: to sign in, or to the factor it still owes. */
 const REFUSAL_REDIRECT = /^\/(login|totp\/(verify|setup))(\?|$)/;

@@ -31,6 +31,16 @@ describe('e-signature ceremony pages (signer, no account)', function () {
     assert.match(r.headers.get('cache-control') ?? '', /no-store/, 'a page reached with a bearer token in its URL is never cached');
     assert.match(r.text, /Accetto le condizioni/);
     assert.match(r.text, /acconsento a sottoscriverlo/);
+    assert.match(r.text, /data-scadenza>Il link scade il/, 'while open, the page says when the link expires');
+    assert.match(r.text, /data-brand="[A-Z0-9]+"/, 'the page names the tenant that asks for the signature');
+    assert.doesNotMatch(r.text, /data-torna/, 'the signer has no staff way back');
+
+    // Staff reading the same ceremony: no signer forms, a way back.
+    let staffPage = await co.get(`/esign/ceremony/${id}`, { accept: 'text/html' });
+    assert.equal(staffPage.status, 200);
+    assert.match(staffPage.text, /<a class="link-back" href="\/" data-torna>← Torna alla home<\/a>/);
+    assert.match(staffPage.text, /data-vista-personale/);
+    assert.doesNotMatch(staffPage.text, /action="\/esign\/ceremony\/[^"]+\/terms"/);
 
     r = await signer.submitForm(`/esign/ceremony/${id}/terms`, { token }, page);
     assert.equal(r.status, 302);
@@ -63,6 +73,14 @@ describe('e-signature ceremony pages (signer, no account)', function () {
     assert.equal(r.status, 302);
     r = await signer.get(page, { accept: 'text/html' });
     assert.match(r.text, /Documento firmato/);
+    // Signed: the page shows the signed state and the receipt, and no longer talks of the link expiring.
+    assert.match(r.text, /data-firmato/);
+    assert.ok(r.text.includes(`href="/esign/receipt/${id}?token=${token}"`), 'the receipt link');
+    assert.doesNotMatch(r.text, /scade/);
+    staffPage = await co.get(`/esign/ceremony/${id}`, { accept: 'text/html' });
+    assert.match(staffPage.text, /data-firmato/);
+    assert.ok(staffPage.text.includes(`href="/esign/receipt/${id}"`), 'staff reach the receipt too');
+    assert.doesNotMatch(staffPage.text, /scade/);
 
     r = await signer.get(`/esign/receipt/${id}?token=${token}`, { accept: 'text/html' });
     assert.equal(r.status, 200);

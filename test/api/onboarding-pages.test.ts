@@ -56,6 +56,14 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     assert.match(r.text, /id="privacy"/);
     assert.match(r.text, /action="\/onboarding\/riprendi"/);
     assert.doesNotMatch(r.text, /navbar-vertical/, 'no staff navigation on public pages');
+    // The tenant's name, not the vendor's; a name that ends with a full stop does not get a second one.
+    const name = `Azienda di prova ${tenant} S.r.l.`;
+    assert.ok(r.text.includes(`data-brand="${tenant}"`) && r.text.includes(name), 'the header names the tenant');
+    assert.doesNotMatch(r.text, /Compliance AML/);
+    assert.doesNotMatch(r.text, /S\.r\.l\.\./, 'no doubled full stop');
+    // The start form comes before the explanations (its button is near the top of the page).
+    assert.ok(r.text.indexOf('Inizia la richiesta') < r.text.indexOf('id="come-funziona"'), 'start form first, details below');
+    assert.match(r.text, /id="f-email"[^>]*>\s*<small class="form-hint[^"]*" id="f-email-hint">/, 'the hint is under the field');
 
     r = await c.submitForm('/onboarding/', { email: 'non-una-mail', azienda: tenant }, `/onboarding/?azienda=${tenant}`);
     assert.equal(r.status, 422);
@@ -88,7 +96,10 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     const { c, email } = await start();
     let r = await c.get('/onboarding/step/0', html);
     assert.equal(r.status, 200);
-    assert.match(r.text, /Passo 1 di 7/);
+    assert.match(r.text, /Passo 1 di 7<span[^>]*> · Tipo di cliente<\/span>/);
+    assert.match(r.text, /<button type="submit" name="azione" value="continua" class="btn btn-primary">Continua<\/button>/);
+    assert.match(r.text, /value="salva" class="btn btn-outline-secondary">Salva e riprendi più tardi<\/button>/);
+    assert.doesNotMatch(r.text, /Salva e continua/, 'no pair of look-alike buttons');
     r = await post(c, 0, {});
     assert.equal(r.status, 422);
     assert.match(r.text, /Scegli il tipo di cliente/);
@@ -113,6 +124,13 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     assert.match(r.text, /id="f-data_nascita-err">La data deve essere nel passato/);
     assert.match(r.text, /id="f-residenza-cap-err"/);
     assert.match(r.text, /href="#f-residenza-cap"/);
+    // Hints sit under their control, before the error, and stay tied to it.
+    assert.match(r.text, /<label[^>]*for="f-documento-rilasciato_da">[^<]*<\/label>\s*<input[^>]*id="f-documento-rilasciato_da"[^>]*aria-describedby="f-documento-rilasciato_da-hint"[^>]*>\s*<small class="form-hint[^"]*" id="f-documento-rilasciato_da-hint">/);
+    // The progress: step 2 of 7, the step before it done and still a link, the current one not a link.
+    assert.match(r.text, /data-passo="2" data-passi="7"/);
+    assert.match(r.text, /<li class="done">\s*<a href="\/onboarding\/step\/0">/);
+    assert.match(r.text, /<li class="current">\s*<span class="wizard-step" aria-current="step">/);
+    assert.match(r.text, /<li class="todo">\s*<a href="\/onboarding\/step\/3">/);
     r = await post(c, 1, { ...personForm({ cognome: '' }), azione: 'salva' });
     assert.equal(r.status, 302);
     assert.equal(r.headers.get('location'), '/onboarding/stato');
@@ -197,6 +215,8 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
     // The reviewer asks for more: the status page shows the question and the wizard opens again.
     const caseId = r.text.match(/<code>([0-9a-f-]{36})<\/code>/)![1]!;
     const reviewer = await env.login(await env.createUser({ tenant, roles: ['analyst'] }));
+    const staffCeremony = await reviewer.get(`/esign/ceremony/${ceremonyId}`, html);
+    assert.ok(staffCeremony.text.includes(`href="/admin/onboarding/cases/${caseId}" data-torna>← Torna alla pratica di onboarding</a>`), 'staff go back to the case that asked for the signature');
     const ask = await reviewer.post(`/api/v1/admin/onboarding/cases/${caseId}/request-info`, { message: 'Serve una prova di residenza recente.' });
     assert.equal(ask.status, 200, ask.text);
     r = await c.get('/onboarding/stato', html);
@@ -320,6 +340,9 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
       assert.match(r.text, /Riprendi la tua richiesta/);
       assert.match(r.text, /action="\/onboarding\/riprendi"/);
     }
+    // Without a session the link's tenant (or none) names the page.
+    const named = await anon.get(`/onboarding/step/1?azienda=${tenant}`, html);
+    assert.ok(named.text.includes(`data-brand="${tenant}"`), 'the no-session page names the tenant of the link');
 
     const { c, email } = await start();
     const after = await env.mailbox.cursor();
@@ -348,6 +371,8 @@ describe('onboarding wizard pages (no JavaScript: forms, post/redirect/get)', fu
       r = await late.get(p, html);
       assert.equal(r.status, 200);
       assert.match(r.text, /Richiesta scaduta/);
+      assert.ok(r.text.includes(`data-brand="${tenant}"`), 'the closed page names the tenant');
+      assert.ok(r.text.includes(`href="/onboarding/?azienda=${tenant}"`), 'a new application goes to the same tenant');
     }
   });
 });

@@ -36,8 +36,13 @@ describe('browser: a company applies online, signs, and is approved with four ey
     await page.locator('input[name="otp"]').waitFor();
     await page.locator('input[name="otp"]').fill(await env.mailbox.otp('amministrazione@alfa-digitale.example', after));
     await screenshot(page, shot);
+    await accessible(page, `${shot}: ceremony`);
     await page.getByRole('button', { name: 'Firma il documento' }).click();
+    await page.locator('[data-firmato]').waitFor();
+    assert.equal(await page.locator('[data-scadenza]').count(), 0, 'a signed ceremony no longer says when its link expires');
     await page.getByRole('link', { name: 'Vai alla ricevuta' }).click();
+    await page.getByRole('heading', { name: 'Ricevuta di firma' }).waitFor();
+    await accessible(page, `${shot}: receipt`);
     await page.getByRole('link', { name: 'Torna alla tua richiesta' }).click();
     await page.waitForURL(/\/onboarding\/stato$/);
   }
@@ -61,8 +66,11 @@ describe('browser: a company applies online, signs, and is approved with four ey
     await page.getByRole('button', { name: 'Inizia la richiesta' }).click();
     await page.waitForURL(/\/onboarding\/step\/0$/);
 
-    // 2. Subject type.
+    // 2. Subject type: the buttons say what they do, the progress names the step.
     await accessible(page, 'step 0');
+    assert.equal(await page.getByRole('button', { name: 'Salva e continua dopo' }).count(), 0);
+    await page.getByRole('button', { name: 'Salva e riprendi più tardi' }).waitFor();
+    assert.match((await page.locator('.wizard-progress-head').textContent())!, /Passo 1 di \d · Tipo di cliente/);
     await page.locator('input[name="subject_type"][value="societa"]').check({ force: true });
     await next(page);
     await page.waitForURL(/\/onboarding\/step\/1$/);
@@ -131,6 +139,7 @@ describe('browser: a company applies online, signs, and is approved with four ey
     await upload('visura_camerale', 'Legale rappresentante / società', pdf('visura.pdf'));
     await upload('atto_costitutivo', 'Legale rappresentante / società', pdf('atto-costitutivo.pdf'));
     assert.equal(await page.locator('[data-caricato="no"]').count(), 0);
+    await accessible(page, 'step 4');
     await next(page);
     await page.waitForURL(/\/onboarding\/step\/5$/);
 
@@ -145,6 +154,7 @@ describe('browser: a company applies online, signs, and is approved with four ey
 
     // 7. Countries of operation.
     await fill({ 'paesi.0.paese': 'IT', 'paesi.0.ruolo': 'sede_operativa', 'paesi.1.paese': 'DE', 'paesi.1.ruolo': 'clienti' });
+    await accessible(page, 'step 6');
     await next(page);
     await page.waitForURL(/\/onboarding\/step\/7$/);
 

@@ -2,12 +2,13 @@ import { defineArea } from '../../kit/area';
 import { aziendeList, utentiList } from './admin.lists';
 import { registerAdminRoutes } from './admin.routes';
 import { registerOrganizzazionePages } from './organizzazione.pages';
+import { registerTenantLogoPages } from './tenant-logo.pages';
 
 /** Tenants, users and settings. */
 export const adminArea = defineArea({
   name: 'admin',
   label: 'Organizzazione',
-  routes: [registerAdminRoutes, registerOrganizzazionePages],
+  routes: [registerAdminRoutes, registerTenantLogoPages, registerOrganizzazionePages],
   lists: [aziendeList, utentiList],
   navigation: [
     { section: 'Organizzazione', label: 'Aziende', href: '/organizzazione', roles: ['superadmin'], order: 10 },

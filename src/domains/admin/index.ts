@@ -4,3 +4,4 @@ export { getSetting, type SettingKey, type SettingValue } from './admin.settings
 export { createAzienda, createUtente } from './admin.commands';
 export { adminListScope, inAdminScope } from './admin.access';
 export { isSuperadmin } from './admin.access';
+export { loadPublicBrand, publicBrand, type PublicBrand } from './tenant-logo';

@@ -3,8 +3,9 @@ import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import type { EsignTransitionArgs } from '../../../workflows/esign/esign.contract';
 import type { RegisterRoutes } from '../../kit/area';
 import { SIGNER_OR_STAFF } from './esign.access';
-import { ceremonyByToken, ceremonyView, resolveCeremony, signerStep } from './esign.service';
+import { ceremonyByToken, ceremonyView, resolveCeremony, signerStep, type CeremonyRow } from './esign.service';
 import { SIGNER } from '../../kit/access';
+import { loadPublicBrand } from '../admin';
 
 const STATO_LABELS: Record<string, string> = {
   started: 'Da iniziare', terms_accepted: 'Condizioni accettate', presented: 'In attesa del codice', signed: 'Firmato', expired: 'Scaduto', locked: 'Bloccato', cancelled: 'Annullato',
@@ -18,6 +19,18 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 const pageUrl = (id: string, token: string) => `/esign/ceremony/${id}?token=${encodeURIComponent(token)}`;
 
 /**
+ * Where a signed-in staff member goes back to from a ceremony: the onboarding case that asked
+ * for it (its workflow id is `onboarding:<tenant>:<case>`), else the home page.
+ */
+function staffBack(row: CeremonyRow): { href: string; label: string } {
+  const prefix = `onboarding:${row.cod_azienda}:`;
+  const caseId = row.parent_workflow_id?.startsWith(prefix) ? row.parent_workflow_id.slice(prefix.length) : '';
+  return /^[0-9a-f-]{36}$/.test(caseId)
+    ? { href: `/admin/onboarding/cases/${caseId}`, label: 'Torna alla pratica di onboarding' }
+    : { href: '/', label: 'Torna alla home' };
+}
+
+/**
  * The signer's pages (public layout: no account). Each step is a form that posts with
  * CSRF and redirects back; the token travels in the URL or a hidden field (the app-wide
  * Referrer-Policy same-origin keeps it from other sites).
@@ -25,7 +38,12 @@ const pageUrl = (id: string, token: string) => `/esign/ceremony/${id}?token=${en
 export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
   const show = async (ctx: Ctx, id: string, token: string | undefined, extra: Record<string, unknown> = {}, status = 200) => {
     const row = await resolveCeremony(deps, id, token, ctx.state.user);
-    render(ctx, views, 'esign/ceremony.njk', { c: ceremonyView(row), token, statoLabel: STATO_LABELS[row.stato] ?? row.stato, errors: {}, ...extra }, { status });
+    // Without the token it is staff reading the record: no signer forms, a way back instead.
+    const staffView = !token;
+    render(ctx, views, 'esign/ceremony.njk', {
+      c: ceremonyView(row), token, statoLabel: STATO_LABELS[row.stato] ?? row.stato, errors: {}, brand: await loadPublicBrand(deps, row.cod_azienda),
+      staffView, back: staffView ? staffBack(row) : null, ...extra,
+    }, { status });
   };
 
   router.get('/esign/ceremony/:id', SIGNER_OR_STAFF, (ctx) => show(ctx, ctx.params.id!, str(ctx.query.token)));
@@ -64,7 +82,8 @@ export const registerEsignPages: RegisterRoutes = (router, { deps, views }) => {
     const row = await resolveCeremony(deps, ctx.params.id!, token, ctx.state.user);
     const q = token ? `token=${encodeURIComponent(token)}&` : '';
     render(ctx, views, 'esign/receipt.njk', {
-      c: ceremonyView(row), statoLabel: STATO_LABELS[row.stato] ?? row.stato, row,
+      c: ceremonyView(row), statoLabel: STATO_LABELS[row.stato] ?? row.stato, row, brand: await loadPublicBrand(deps, row.cod_azienda),
+      back: token ? null : staffBack(row), ceremonyUrl: `/esign/ceremony/${row.id}${token ? `?token=${encodeURIComponent(token)}` : ''}`,
       pdfUrl: `/api/v1/esign/ceremony/${row.id}/receipt${q ? `?${q.slice(0, -1)}` : ''}`,
       jsonUrl: `/api/v1/esign/ceremony/${row.id}/receipt?${q}format=json`,
     });

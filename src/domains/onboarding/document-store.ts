@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
+import { sniffUpload } from '../../kit/sniff';
 import { ACCEPTED_MIME } from './onboarding.schemas';
 
 /**
@@ -50,12 +50,8 @@ export type SniffResult = { ok: true; mime: (typeof ACCEPTED_MIME)[number]; ext:
  * renamed executable is refused, and so is a PDF labelled as an image.
  */
 export async function sniffDocument(bytes: Buffer, declaredMime?: string): Promise<SniffResult> {
-  const t = await fileTypeFromBuffer(bytes);
-  if (!t || !(ACCEPTED_MIME as readonly string[]).includes(t.mime)) {
-    return { ok: false, message: 'Formato non ammesso: carica un PDF, JPEG o PNG' };
-  }
-  if (declaredMime && declaredMime !== 'application/octet-stream' && declaredMime !== t.mime) {
-    return { ok: false, message: `Il file dichiarato come ${declaredMime} è in realtà ${t.mime}: ricaricalo con l'estensione corretta` };
-  }
-  return { ok: true, mime: t.mime as (typeof ACCEPTED_MIME)[number], ext: t.ext };
+  const t = await sniffUpload(bytes, ACCEPTED_MIME, declaredMime);
+  if (t.ok) return t;
+  if (t.reason === 'declared') return { ok: false, message: `Il file dichiarato come ${declaredMime} è in realtà ${t.detected}: ricaricalo con l'estensione corretta` };
+  return { ok: false, message: 'Formato non ammesso: carica un PDF, JPEG o PNG' };
 }

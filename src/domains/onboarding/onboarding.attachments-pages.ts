@@ -33,7 +33,7 @@ export function registerOnboardingAttachmentPages(router: Routes, { deps, views 
 
   const reload = async (l: Loaded): Promise<Loaded> => {
     const b = await loadCaseBundle(deps, l.row);
-    return { row: b.row, view: caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret) };
+    return { ...l, row: b.row, view: caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret) };
   };
   const docStep = (v: unknown): 3 | 4 => (str(v) === '4' ? 4 : 3);
 

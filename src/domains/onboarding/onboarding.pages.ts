@@ -14,7 +14,7 @@ import { applicationIssues, countryRows, stepErrors, uboRows } from './onboardin
 import type { DraftSection } from '../../../workflows/onboarding/onboarding.contract';
 
 type Row = Record<string, unknown>;
-const SAVED_LATER = 'Bozza salvata. Puoi chiudere la pagina: per riprendere chiedi un link all\'indirizzo e-mail della richiesta.';
+const SAVED_LATER = 'Bozza salvata (senza controlli). Puoi chiudere la pagina: per riprendere torna a questa pagina o chiedi un link all\'indirizzo e-mail della richiesta.';
 
 /**
  * The public onboarding wizard: one page per step, each a plain form that posts and
@@ -44,7 +44,7 @@ export const registerOnboardingPages: RegisterRoutes = (router, services) => {
   const fresh = async (l: Loaded): Promise<Loaded> => {
     const row = await reloadCase(deps, l.row);
     const b = await loadCaseBundle(deps, row);
-    return { row: b.row, view: caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret) };
+    return { ...l, row: b.row, view: caseView(b.row, b.docs, b.wallets, deps.config.sessionSecret) };
   };
 
   router.get('/onboarding/step/:n', applicantPage, async (ctx) => {

@@ -15,6 +15,7 @@ import {
 } from './onboarding-api.schemas';
 import { cddAnswersSchema, cddSchemaFor, CDD_SCHEMA_VERSION, isKnownCddVersion, UNKNOWN_CDD_VERSION_MESSAGE } from './onboarding.cdd-schema';
 import { PUBLIC_LINK_ANSWER, requestLinkFromForm } from './onboarding.links';
+import { brandOf } from './onboarding.page-context';
 import {
   ANAGRAFE_SCHEMAS, countriesSchema, travelRuleDeclarationSchema, uboListSchema, walletInputSchema,
 } from './onboarding.schemas';
@@ -285,7 +286,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
       const p = LINK_PROBLEMS[r.reason];
       if (!html) throw new HttpError(p.status, p.code, 'Link non utilizzabile', p.detail);
       ctx.set('Cache-Control', 'no-store');
-      render(ctx, views, 'onboarding/link-non-valido.njk', { reason: r.reason, detail: p.detail, values: { cod_azienda: r.codAzienda ?? '' }, errors: {} }, { status: p.status });
+      render(ctx, views, 'onboarding/link-non-valido.njk', { reason: r.reason, detail: p.detail, values: { cod_azienda: r.codAzienda ?? '' }, errors: {}, brand: await brandOf(deps, r.codAzienda) }, { status: p.status });
       return undefined;
     },
   });
@@ -301,8 +302,8 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
   });
 
   // The page behind the "link non valido" form (and reachable from the landing page): asks for a new link by e-mail.
-  const linkPage = (ctx: ApiCtx, data: Record<string, unknown>, status = 200) =>
-    render(ctx, views, 'onboarding/link-non-valido.njk', { reason: null, values: {}, errors: {}, ...data }, { status });
+  const linkPage = async (ctx: ApiCtx, data: { values: Record<string, string>; errors?: Record<string, string> }, status = 200) =>
+    render(ctx, views, 'onboarding/link-non-valido.njk', { reason: null, errors: {}, brand: await brandOf(deps, data.values.cod_azienda), ...data }, { status });
   router.get('/onboarding/nuovo-link', PUBLIC, async (ctx) => linkPage(ctx, { values: { cod_azienda: typeof ctx.query.azienda === 'string' ? ctx.query.azienda.slice(0, 32) : '' } }));
   router.post('/onboarding/nuovo-link', PUBLIC, async (ctx) => {
     const form = (ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {};

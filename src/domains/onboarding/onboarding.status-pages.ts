@@ -46,7 +46,7 @@ export function registerOnboardingStatusPages(router: Routes, { deps, views }: A
     const tenant = await publicTenant(deps, azienda);
     const current = await load(ctx);
     render(ctx, views, 'onboarding/landing.njk', {
-      azienda, tenant, current: current && current.view.stato !== 'expired' ? current.view : null, documentsNeeded: documentsNeeded(),
+      azienda, tenant, brand: tenant?.brand ?? null, current: current && current.view.stato !== 'expired' ? current.view : null, documentsNeeded: documentsNeeded(),
       values: o.values ?? {}, errors: o.errors ?? {}, summary: errorSummary(Object.fromEntries(Object.entries(o.errors ?? {}).filter(([k]) => k !== '_form')), START_LABELS), resumeValues: o.resumeValues ?? {}, resumeErrors: o.resumeErrors ?? {},
     }, { status: o.status ?? (tenant ? 200 : 404) });
   };
@@ -90,7 +90,7 @@ export function registerOnboardingStatusPages(router: Routes, { deps, views }: A
     const travelRuleToComplete = editable && v.travel_rule.stato === 'signed';
     const next = travelRuleToComplete ? 7 : issues.length ? Math.min(...issues.map((i) => i.step)) : 8;
     render(ctx, views, 'onboarding/stato.njk', {
-      c: v, stato: STATO_CLIENTE[v.stato], editable, issues, nextUrl: stepUrl(next), travelRuleToComplete,
+      c: v, brand: l.brand, stato: STATO_CLIENTE[v.stato], editable, issues, nextUrl: stepUrl(next), travelRuleToComplete,
       canErase: v.allowed_actions.includes('erase'), errors: {}, documentLabels: DOCUMENT_TYPES,
       // A signed ceremony completes the submission by itself within moments: the page refreshes until it has.
       completing: v.stato === 'submitted' && v.dichiarazioni?.stato === 'signed',
@@ -146,6 +146,6 @@ export function registerOnboardingStatusPages(router: Routes, { deps, views }: A
     if (!l) return noSession(ctx);
     if (l.view.stato === 'expired' || l.view.stato === 'erased') return closed(ctx, l);
     if (EDITABLE_STATES.includes(l.view.stato) || l.view.stato === 'submitted') return ctx.redirect('/onboarding/stato');
-    render(ctx, views, 'onboarding/completato.njk', { c: l.view, stato: STATO_CLIENTE[l.view.stato] });
+    render(ctx, views, 'onboarding/completato.njk', { c: l.view, brand: l.brand, stato: STATO_CLIENTE[l.view.stato] });
   });
 }

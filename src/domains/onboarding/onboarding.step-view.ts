@@ -107,7 +107,7 @@ export const stepRenderer = (deps: Deps, views: nunjucks.Environment): RenderSte
   const summary = errorSummary(errors, labels, anchorsFor(n));
   const fragment = n === 3 || n === 4 ? 'onboarding/_documenti.njk' : n === 7 ? 'onboarding/_wallets.njk' : undefined;
   render(ctx, views, `onboarding/step-${n}.njk`, {
-    n, titolo: STEP_TITLES[n], progress: progress(tipo, n), back: prev === null ? null : stepUrl(prev), c: v,
+    n, titolo: STEP_TITLES[n], brand: l.brand, progress: progress(tipo, n), back: prev === null ? null : stepUrl(prev), c: v,
     errors, summary, notice: o.notice, isFragment: isHtmx(ctx), maxMb: Math.round(deps.config.uploadMaxBytes / 1024 / 1024), ...data,
   }, { status: fragment && isHtmx(ctx) ? 200 : o.status, fragment });
 };
