@@ -22,13 +22,14 @@ describe('browser: charts', function () {
   this.timeout(240_000);
   let env: TestEnv;
   let browser: Browser;
-  let officer: TestUser;
+  // One user per test: a TOTP code signs in once (test/helpers/totp.ts).
+  let officers: TestUser[];
 
   before(async () => {
     env = await getTestEnv();
     browser = await launchBrowser();
     const tenant = await env.createTenant();
-    officer = await env.createUser({ tenant, roles: ['co'] });
+    officers = await Promise.all([1, 2, 3].map(() => env.createUser({ tenant, roles: ['co'] })));
     const weeks = [0, 0, 0, 1, 1, 2, 3, 3, 3, 3, 5, 6, 8, 8, 10, 11];
     await seedMatches(env.ownerDb, tenant, weeks.map((w, i) => ({
       list: ['eu_fsf', 'us_ofac_sdn_2021_07', 'un_sc_sanctions', 'gb_hmt_sanctions', 'eu_fsf'][i % 5]!, stato: ['open', 'assigned', 'false_positive', 'true_match'][i % 4]!, weeksAgo: w,
@@ -49,7 +50,7 @@ describe('browser: charts', function () {
     page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text()); });
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) problems.push(`${r.status()} ${r.url()}`); });
-    await signInWithTotp(page, env.baseUrl, officer);
+    await signInWithTotp(page, env.baseUrl, officers[0]!);
 
     await page.goto(`${env.baseUrl}/admin/screening`);
     assert.match(await drawn(page, 'grafico-corrispondenze-settimana'), /^Grafico a barre sovrapposte: Corrispondenze per settimana \(ultime 12\)\. Aperta: /);
@@ -95,7 +96,7 @@ describe('browser: charts', function () {
   it('draws a heatmap that arrives in an htmx swap', async () => {
     const ctx = await browser.newContext({ locale: 'it-IT', viewport: { width: 1200, height: 900 } });
     const page = await ctx.newPage();
-    await signInWithTotp(page, env.baseUrl, officer);
+    await signInWithTotp(page, env.baseUrl, officers[1]!);
     await page.goto(`${env.baseUrl}/casi`);
     await drawn(page, 'grafico-casi-stato');
     const fragment = createViews().renderString('{% from "macros/chart.njk" import chart %}{{ chart(p) }}', { p: {
@@ -119,7 +120,7 @@ describe('browser: charts', function () {
     const ctx = await browser.newContext({ locale: 'it-IT', javaScriptEnabled: false });
     const page = await ctx.newPage();
     // Sign in through the forms: they post without JavaScript.
-    await signInWithTotp(page, env.baseUrl, officer);
+    await signInWithTotp(page, env.baseUrl, officers[2]!);
     await page.goto(`${env.baseUrl}/admin/screening`);
     const table = page.locator('#grafico-corrispondenze-settimana table');
     assert.equal(await table.isVisible(), true);
