@@ -1,6 +1,7 @@
 import nunjucks from 'nunjucks';
 import { join } from 'node:path';
 import { projectRoot } from '../config';
+import { jsonForScript } from './json-script';
 
 const dateFmt = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
 const dateTimeFmt = new Intl.DateTimeFormat('it-IT', {
@@ -21,6 +22,7 @@ export function createViews(): nunjucks.Environment {
   env.addFilter('euro', (v: unknown) => (v === null || v === undefined ? '' : eurFmt.format(Number(v))));
   env.addFilter('numero', (v: unknown) => (v === null || v === undefined ? '' : numFmt.format(Number(v))));
   env.addFilter('json', (v: unknown) => JSON.stringify(v, null, 2));
+  env.addFilter('json_script', (v: unknown) => new nunjucks.runtime.SafeString(jsonForScript(v)));
   env.addFilter('qs', (params: Record<string, unknown>, overrides: Record<string, unknown> = {}) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...params, ...overrides })) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));

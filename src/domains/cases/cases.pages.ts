@@ -3,7 +3,7 @@ import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError, ValidationError } from '../../http/errors';
-import { redirectWithFlash, render, type Ctx } from '../../http/render';
+import { isHtmx, redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI, type CaseTransitionArgs } from '../../../workflows/case/case.contract';
@@ -18,6 +18,7 @@ import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema,
 import { applyTransition, caseDetail, openCase } from './cases.service';
 import { staff } from '../../kit/access';
 import { rolesFor } from '../../kit/process';
+import { caseCharts } from './cases.charts';
 
 const WRITERS: Role[] = ['co', 'analyst', 'sos', 'admin'];
 const labels = { stato: STATO_LABELS, statoTone: STATO_TONES, tipo: TIPO_LABELS, priorita: PRIORITA_LABELS, prioritaTone: PRIORITA_TONES, esito: ESITO_LABELS };
@@ -49,16 +50,21 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/casi', staff(STAFF_READ), async (ctx) => {
     const parsed = listCasesQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listCasesQuery.parse({});
-    // Who holds each case: one lookup of the page's assignees, outside the list's own query.
-    const { result, names } = await tx(ctx, async (trx) => {
+    // Who holds each case: one lookup of the page's assignees, outside the list's own query. The charts
+    // count the whole tenant, not the filtered rows; an htmx filter swaps only the table, so it does not read them.
+    const { result, names, charts } = await tx(ctx, async (trx) => {
       const page = await listCases(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente);
-      return { result: page, names: await userNames(trx, page.items.map((c) => c.assegnatario)) };
+      return {
+        result: page,
+        names: await userNames(trx, page.items.map((c) => c.assegnatario)),
+        charts: isHtmx(ctx) ? undefined : await caseCharts(trx, tenantOf(ctx)),
+      };
     });
     const filters = {
       q: q.q ?? '', stato: q.stato ?? '', priorita: q.priorita ?? '', overdue: q.overdue === undefined ? '' : String(q.overdue), sort: q.sort,
       assegnatario: q.assegnatario ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti),
     };
-    render(ctx, views, 'casi/list.njk', { result, names, filters, labels, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
+    render(ctx, views, 'casi/list.njk', { result, names, filters, labels, charts, canCreate: hasRole(ctx.state.user, WRITERS) }, { fragment: 'casi/_table.njk' });
   });
 
   const renderNew = async (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) => {

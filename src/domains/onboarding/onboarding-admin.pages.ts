@@ -5,7 +5,7 @@ import { STAFF_READ } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { HttpError } from '../../http/errors';
-import { redirectWithFlash, render, type Ctx } from '../../http/render';
+import { isHtmx, redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { onboardingMachine } from '../../../workflows/onboarding/onboarding.machine';
@@ -21,6 +21,7 @@ import {
   type OnboardingDetail, type ReviewAction,
 } from './onboarding-admin.service';
 import { staff } from '../../kit/access';
+import { CHART_WEEKS, onboardingCharts } from './onboarding-admin.charts';
 
 const BASE = '/admin/onboarding/cases';
 const labels = {
@@ -41,12 +42,16 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
     const parsed = adminListQuery.safeParse(ctx.query);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     const q = parsed.success ? parsed.data : adminListQuery.parse({});
-    const result = await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listOnboardingCases(trx, tenantOf(ctx), q));
+    // The charts count the whole tenant, not the filtered rows; an htmx filter swaps only the table, so it does not read them.
+    const { result, charts } = await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, async (trx) => ({
+      result: await listOnboardingCases(trx, tenantOf(ctx), q),
+      charts: isHtmx(ctx) ? undefined : await onboardingCharts(trx, tenantOf(ctx)),
+    }));
     const raw = ctx.query as Record<string, string | undefined>;
     const filters = {
       q: raw.q ?? '', stato: raw.stato ?? '', rischio: raw.rischio ?? '', tipo_soggetto: raw.tipo_soggetto ?? '', from: raw.from ?? '', to: raw.to ?? '', sort: q.sort,
     };
-    render(ctx, views, 'admin-onboarding/list.njk', { result, filters, errors, labels }, { fragment: 'admin-onboarding/_table.njk' });
+    render(ctx, views, 'admin-onboarding/list.njk', { result, filters, errors, labels, charts, chartWeeks: CHART_WEEKS }, { fragment: 'admin-onboarding/_table.njk' });
   });
 
   const showDetail = async (ctx: Ctx, state: FormState = {}, status = 200) => {

@@ -16,6 +16,8 @@ import {
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
 import { staff } from '../../kit/access';
+import { CHART_WEEKS, screeningCharts } from './screening.charts';
+import { listName } from './screening.list-names';
 
 /** Who may delete a match: the route admits them and the page offers the button to them only. */
 const DELETERS: Role[] = ['admin', 'co'];
@@ -109,7 +111,9 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
   router.get('/admin/screening', staff(STAFF_READ), async (ctx) => {
     const d = await tx(ctx, (trx) => dashboard(trx));
     const run = await tx(ctx, (trx) => latestRun(deps, trx));
-    render(ctx, views, 'screening/dashboard.njk', { d, run, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
+    const charts = await tx(ctx, (trx) => screeningCharts(trx, tenantOf(ctx)));
+    const lists = d.lists.map((l) => ({ ...l, name: listName(l.list_name), matches: d.by_list.find((x) => x.list_name === l.list_name)?.count ?? 0 }));
+    render(ctx, views, 'screening/dashboard.njk', { d: { ...d, lists }, run, charts, chartWeeks: CHART_WEEKS, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
   });
 
   router.get('/admin/screening/import', staff(IMPORT_READERS), async (ctx) => {
