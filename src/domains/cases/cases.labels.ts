@@ -57,6 +57,11 @@ export const EVENTO_LABELS: Record<string, string> = {
   scadenza: 'Scadenza SLA',
 };
 
+/** Titles of the timeline line of an event a person added to the case. */
+export const EVENTO_AGGIUNTO_LABELS: Record<string, string> = {
+  nota: 'Nota aggiunta', documento: 'Documento aggiunto', contatto: 'Contatto registrato', altro: 'Evento aggiunto',
+};
+
 /** The text of the case event a transition writes to the timeline. */
 export function transitionText(action: CaseAction, to: CaseStatus, reason?: string, outcome?: string): string {
   const base = `${AZIONE_LABELS[action]}: stato ${STATO_LABELS[to]}`;

@@ -14,6 +14,7 @@ import {
 } from './cases.labels';
 import { listCases, readSlaDays } from './cases.repo';
 import { assignableUsers, userNames } from '../../kit/users';
+import { caseTimeline } from './cases.timeline';
 import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
 import { staff } from '../../kit/access';
@@ -75,10 +76,7 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     const d = await caseDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     const names = await tx(ctx, (trx) => userNames(trx, [d.opened_by, d.assegnatario, d.closing_requested_by, d.closed_by]));
     const diagram = await stateDiagramSvg(caseMachine, d.stato, { states: STATO_LABELS, actions: AZIONE_LABELS });
-    const timelineItems = [
-      ...d.events.map((e: { tipo: string; testo: string; actor: string; created_at: Date }) => ({ at: e.created_at, actor: e.actor, title: EVENTO_LABELS[e.tipo] ?? e.tipo, text: e.testo, tone: e.tipo === 'scadenza' ? 'red' : e.tipo === 'transizione' ? 'blue' : 'secondary' })),
-      ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null }) => ({ at: a.occurred_at, actor: a.actor, title: a.seq === null ? `Registro audit: ${a.action}` : `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
-    ].sort((x, y) => new Date(x.at).getTime() - new Date(y.at).getTime());
+    const timelineItems = await tx(ctx, (trx) => caseTimeline(trx, d.audit, d.events));
     const simpleActions = d.allowed_actions.filter((a) => SIMPLE[a]).map((a) => ({
       action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant,
     }));

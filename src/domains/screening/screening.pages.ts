@@ -7,6 +7,7 @@ import { stateDiagramSvg } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../../kit/users';
+import { auditTimeline, type AuditLike } from '../../kit/timeline';
 import type { RegisterRoutes } from '../../kit/area';
 import { IMPORT_READERS, IMPORTERS, importListScope, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
 import {
@@ -46,8 +47,11 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
     const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
     const diagram = await stateDiagramSvg(matchMachine, d.stato, { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS });
-    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null; data: Record<string, unknown> }) => ({
-      at: a.occurred_at, actor: a.actor, title: a.seq === null ? a.action : `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
+    const assignees = await tx(ctx, (trx) => userNames(trx, d.audit.map((a: AuditLike) => a.data?.assegnatario as string | undefined)));
+    const timelineItems = await tx(ctx, (trx) => auditTimeline(trx, d.audit as AuditLike[], {
+      states: MATCH_STATO_LABELS,
+      outcomes: ESITO_LABELS,
+      detail: (a) => (a.action === 'screening.match.assegna' && a.data?.assegnatario ? [`Assegnata a ${assignees[String(a.data.assegnatario)] ?? 'un utente non più attivo'}`] : []),
     }));
     const options = {
       esito: [{ value: '', label: 'Scegli…' }, ...Object.entries(ESITO_LABELS).map(([value, label]) => ({ value, label }))],
