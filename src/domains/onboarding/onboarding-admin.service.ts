@@ -11,6 +11,7 @@ import {
 } from '../../../workflows/onboarding/onboarding.machine';
 import { appendAudit, CHAIN_ORDER } from '../audit';
 import { isUuid } from '../../kit/ids';
+import { testo, testoOpzionale } from '../../http/text-field';
 import { countryName, EU_HIGH_RISK } from './countries';
 import { DocumentStore } from './document-store';
 import {
@@ -41,10 +42,10 @@ export const adminListQuery = z.object({
 export type AdminListQuery = z.infer<typeof adminListQuery>;
 
 const requiredText = (max: number, message: string) => z.preprocess((v) => (v === null ? undefined : v),
-  z.string({ error: message }).trim().min(1, message).max(max, `Massimo ${max} caratteri`));
+  testo({ max, min: 3, multiline: true, vuoto: message }));
 
 /** Bodies of the reviewers' decisions (API and page forms alike). */
-export const noteBody = z.object({ note: z.string().trim().max(2000, 'Massimo 2000 caratteri').optional().transform((v) => v || undefined) });
+export const noteBody = z.object({ note: testoOpzionale({ max: 2000, multiline: true }) });
 export const rejectBody = z.object({ reason: requiredText(2000, 'Indica il motivo del rifiuto') });
 export const requestInfoBody = z.object({ message: requiredText(4000, 'Scrivi quali informazioni servono al cliente') });
 export const revokeWalletBody = z.object({ reason: requiredText(2000, 'Indica il motivo della revoca') });
