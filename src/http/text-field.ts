@@ -27,7 +27,7 @@ export const TEXT_MESSAGES = {
 export interface TextFieldOptions {
   /** Longest text accepted, in characters. */
   max: number;
-  /** Shortest meaningful text (a title of one character is not one): 2 unless said. */
+  /** Shortest meaningful text: a title of one character is not one (min: 3); 1 unless said, since any letter or digit may be a reason. */
   min?: number;
   /** Descriptions, notes and reasons: line breaks and tabs are kept. */
   multiline?: boolean;
@@ -40,7 +40,7 @@ const length = (s: string) => [...s].length;
 
 /** The checks, in the order a person should read their message. */
 function checked(opts: TextFieldOptions) {
-  const min = opts.min ?? 2;
+  const min = opts.min ?? 1;
   return z.string()
     .refine((s) => !CONTROLS.test(s), { message: TEXT_MESSAGES.controlli, abort: true })
     .refine((s) => opts.multiline || !LINE_BREAKS.test(s), { message: TEXT_MESSAGES.aCapo, abort: true })

@@ -20,10 +20,10 @@ export type CreateCaseInput = z.infer<typeof createCaseSchema>;
 
 export const closeCaseSchema = z.object({
   esito: z.enum(CASE_ESITI, { message: 'Scegli un esito valido' }),
-  motivazione: testo({ max: 5_000, min: 3, multiline: true, vuoto: 'Indica la motivazione della chiusura' }),
+  motivazione: testo({ max: 5_000, multiline: true, vuoto: 'Indica la motivazione della chiusura' }),
 });
 
-const motivazione = testoOpzionale({ max: 5_000, min: 3, multiline: true });
+const motivazione = testoOpzionale({ max: 5_000, multiline: true });
 export const escalateCaseSchema = z.object({ motivazione });
 export const reopenCaseSchema = z.object({ motivazione });
 export const completeClosureSchema = z.object({ motivazione });

@@ -42,7 +42,7 @@ export const adminListQuery = z.object({
 export type AdminListQuery = z.infer<typeof adminListQuery>;
 
 const requiredText = (max: number, message: string) => z.preprocess((v) => (v === null ? undefined : v),
-  testo({ max, min: 3, multiline: true, vuoto: message }));
+  testo({ max, multiline: true, vuoto: message }));
 
 /** Bodies of the reviewers' decisions (API and page forms alike). */
 export const noteBody = z.object({ note: testoOpzionale({ max: 2000, multiline: true }) });

@@ -28,7 +28,7 @@ export const assignSchema = z.object({ assegnatario: z.uuid({ message: 'Assegnat
 
 export const resolveSchema = z.object({
   esito: z.enum(MATCH_ESITI, { message: 'Scegli un esito: corrispondenza confermata o falso positivo' }),
-  motivazione: testo({ max: 5_000, min: 3, multiline: true, vuoto: 'Indica la motivazione' }),
+  motivazione: testo({ max: 5_000, multiline: true, vuoto: 'Indica la motivazione' }),
 });
 
 const blank = z.literal('').transform(() => undefined);
