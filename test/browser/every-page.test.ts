@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { artifactsDir, launchBrowser, screenshot, seriousA11yViolations } from '../helpers/browser';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import { coveredBy, NOT_PAGES, openInBrowser, seedPageCatalogue, type PageCatalogue, type Visitor } from '../helpers/page-catalogue';
+
+/**
+ * Every built page, as its person sees it in Chromium at 1440×900: the answer it should give,
+ * a screenshot kept as an artefact (test-artifacts/screenshots/page-*.png), and axe with no
+ * serious or critical violation. The axe results are written to
+ * test-artifacts/axe-every-page.json.
+ */
+describe('browser: every built page has a screenshot and passes axe', function () {
+  this.timeout(900_000);
+  let env: TestEnv;
+  let browser: Browser;
+  let catalogue: PageCatalogue;
+
+  before(async () => {
+    env = await getTestEnv();
+    browser = await launchBrowser();
+    catalogue = await seedPageCatalogue(env);
+  });
+  after(async () => { await browser?.close(); });
+
+  it('the catalogue opens every page the application registers', () => {
+    const missing = env.routes
+      .filter((r) => r.kind === 'page' && r.method === 'GET' && !(r.path in NOT_PAGES))
+      .filter((r) => !coveredBy(r.path, catalogue.pages))
+      .map((r) => r.path);
+    assert.deepEqual(missing, [], 'pages with no catalogue entry (test/helpers/page-catalogue.ts)');
+  });
+
+  it('answers, is drawn and passes axe, page after page', async () => {
+    const contexts = new Map<string, { ctx: BrowserContext; page: Page }>();
+    // One browser context per person, so each signs in once; the others get a fresh context each.
+    const contextFor = async (v: Visitor) => {
+      const key = v.kind === 'staff' ? `staff:${v.user.username}` : undefined;
+      const known = key ? contexts.get(key) : undefined;
+      if (known) return known;
+      const ctx = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1440, height: 900 } });
+      const made = { ctx, page: await ctx.newPage() };
+      if (key) contexts.set(key, made);
+      return made;
+    };
+    const report: { name: string; path: string; status: number | undefined; violations: string[]; ms: Record<string, number> }[] = [];
+    const problems: string[] = [];
+    for (const entry of catalogue.pages) {
+      const t0 = Date.now();
+      const { ctx, page } = await contextFor(entry.visitor);
+      const status = await openInBrowser(env, page, entry);
+      const t1 = Date.now();
+      await screenshot(page, `page-${entry.name}`);
+      const t2 = Date.now();
+      const violations = await seriousA11yViolations(page);
+      report.push({ name: entry.name, path: entry.path, status, violations, ms: { open: t1 - t0, screenshot: t2 - t1, axe: Date.now() - t2 } });
+      if (status !== (entry.status ?? 200)) problems.push(`${entry.name} (${entry.path}): status ${status}, expected ${entry.status ?? 200}`);
+      for (const v of violations) problems.push(`${entry.name} (${entry.path}): ${v}`);
+      if (entry.visitor.kind !== 'staff') await ctx.close();
+    }
+    for (const { ctx } of contexts.values()) await ctx.close();
+    mkdirSync(artifactsDir, { recursive: true });
+    writeFileSync(join(artifactsDir, '..', 'axe-every-page.json'), `${JSON.stringify(report, null, 2)}\n`);
+    assert.deepEqual(problems, []);
+  });
+});

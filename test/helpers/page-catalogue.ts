@@ -1,0 +1,238 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { linkToken, openCase } from '../api/onboarding-fixtures';
+import type { TestEnv, TestUser } from './env';
+import type { TestClient } from './http-client';
+import { caseInReview, waitFor } from './onboarding';
+import { signInWithTotp } from './browser';
+
+/**
+ * Every page the product serves, each with a record to show and the person who opens it,
+ * seeded in a tenant of its own. The page tests (formatting, accessibility, screenshots) walk
+ * it; test/api/page-catalogue.test.ts fails when a registered page is missing from it, so a
+ * new area's pages are checked the day they are added.
+ */
+
+export type Visitor =
+  | { kind: 'staff'; user: TestUser }
+  /** Nobody signed in. */
+  | { kind: 'anonymous' }
+  /** Signed in with the password only: the second factor is still to give. */
+  | { kind: 'password-only'; user: TestUser }
+  /** The applicant of an onboarding case, through a fresh single-use resume link. */
+  | { kind: 'applicant'; caseId: string };
+
+export interface CataloguePage {
+  /** Short name, also the screenshot's file name. */
+  name: string;
+  path: string;
+  visitor: Visitor;
+  /** The status the page answers with when it is not 200 (an error page is a page too). */
+  status?: number;
+}
+
+export interface PageCatalogue {
+  tenant: string;
+  users: Record<'co' | 'co2' | 'analyst' | 'auditor' | 'admin' | 'superadmin' | 'newcomer', TestUser>;
+  pages: CataloguePage[];
+}
+
+/**
+ * Registered GET pages no catalogue entry opens, and why. Everything else a GET route of
+ * kind 'page' serves must be in the catalogue.
+ */
+export const NOT_PAGES: Record<string, string> = {
+  '/logout': 'signs out and redirects',
+  '/admin': 'redirects to the organisation pages',
+  '/onboarding': 'redirects to /onboarding/',
+  '/partials/notification-dropdown': 'an htmx fragment of the staff layout, drawn on every staff page',
+  '/onboarding/step/:n/riga': 'an htmx fragment (one more row of a step), drawn inside the step page',
+  '/health': 'JSON for the load balancer',
+  '/auth/me': 'JSON of the signed-in user',
+};
+
+const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
+
+/** A UN-listed person: screening them raises a match on the real UN list. */
+const UN_PERSON = { nome: 'Eric Badege', tipo: 'person', data_nascita: '1971', nazionalita: 'CD' };
+
+async function importUnList(env: TestEnv, platform: TestClient): Promise<void> {
+  const previous = process.env.SANCTIONS_DATA_DIR;
+  const dir = mkdtempSync(join(tmpdir(), 'cp-catalogue-sanctions-'));
+  cpSync(join(SHARED_SANCTIONS, 'un'), join(dir, 'un'), { recursive: true });
+  process.env.SANCTIONS_DATA_DIR = dir;
+  try {
+    // One import at a time: when another test file's import runs, wait for it and import ours.
+    const started = await waitFor('a sanctions import started', async () => {
+      const r = await platform.post('/api/v1/screening/import', {});
+      if (r.status === 409) { await new Promise((ok) => setTimeout(ok, 1000)); return undefined; }
+      assert.equal(r.status, 202, r.text);
+      return r.body as { workflow_id: string };
+    }, 180_000);
+    await env.temporal.workflow.getHandle(started.workflow_id).result();
+  } finally {
+    if (previous === undefined) delete process.env.SANCTIONS_DATA_DIR; else process.env.SANCTIONS_DATA_DIR = previous;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const DOC = Buffer.from('Contratto quadro: testo integrale.').toString('base64');
+
+export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
+  const tenant = await env.createTenant();
+  const [co, co2, analyst, auditor, admin, superadmin, newcomer] = await Promise.all([
+    env.createUser({ tenant, roles: ['co'] }),
+    env.createUser({ tenant, roles: ['co'] }),
+    env.createUser({ tenant, roles: ['analyst'] }),
+    env.createUser({ tenant, roles: ['auditor'] }),
+    env.createUser({ tenant, roles: ['admin'] }),
+    env.createUser({ tenant: null, roles: ['superadmin'] }),
+    env.createUser({ tenant, roles: ['analyst'], totp: false }),
+  ]);
+  const [coApi, co2Api, analystApi, platform] = await Promise.all([env.login(co), env.login(co2), env.login(analyst), env.login(superadmin)]);
+
+  // Cases: one open and assigned, one waiting for a second officer to confirm its closure.
+  const newCase = (titolo: string, priorita: string, assegnatario?: string) => ({
+    titolo, tipo: 'indagine', priorita, descrizione: 'Bonifici frazionati verso un conto estero nello stesso giorno.', ...(assegnatario ? { assegnatario } : {}),
+  });
+  const open = await analystApi.post('/api/cases', newCase('Operazioni frazionate su conto corrente', 'alta', analyst.cod_utente));
+  assert.equal(open.status, 201, open.text);
+  const closing = await coApi.post('/api/cases', newCase('Verifica titolare effettivo di una società fiduciaria', 'media'));
+  assert.equal(closing.status, 201, closing.text);
+  const asked = await co2Api.put(`/api/cases/${closing.body.id}/close`, { esito: 'nessuna_anomalia', motivazione: 'Documentazione completa e coerente con il profilo del cliente.' });
+  assert.equal(asked.status, 200, asked.text);
+
+  // A screening match on the real UN list.
+  await importUnList(env, platform);
+  const run = await analystApi.post('/api/v1/screening/run', UN_PERSON);
+  assert.equal(run.status, 200, run.text);
+  const matches = await analystApi.get('/api/v1/screening/matches');
+  assert.ok(matches.body.total >= 1, 'the listed person raised a match');
+  const matchId = matches.body.items[0].id as string;
+
+  // An e-signature ceremony sent to a signer, and a company's onboarding waiting for review
+  // (its declarations signed: a ceremony with a receipt).
+  const ceremony = await coApi.post('/api/v1/esign/ceremony/start', { signer: { nome: 'Giulia Bianchi', email: 'giulia.bianchi@example.test' }, document: { nome: 'contratto.pdf', contenuto_base64: DOC } });
+  assert.equal(ceremony.status, 201, ceremony.text);
+  const review = await caseInReview(env, tenant);
+  const signed = await env.ownerDb('esign_ceremonies').where({ cod_azienda: tenant, stato: 'signed' }).first('id');
+  assert.ok(signed, 'the onboarding declarations were signed');
+  const draft = await openCase(env, tenant, { subjectType: 'societa' });
+
+  const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
+  const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
+  const anonymous: Visitor = { kind: 'anonymous' };
+  const signing = new URL(ceremony.body.signing_url as string);
+
+  const pages: CataloguePage[] = [
+    { name: 'login', path: '/login', visitor: anonymous },
+    { name: 'totp-verify', path: '/totp/verify', visitor: { kind: 'password-only', user: co2 } },
+    { name: 'totp-setup', path: '/totp/setup', visitor: { kind: 'password-only', user: newcomer } },
+    { name: 'home-co', path: '/', visitor: staff(co) },
+    { name: 'home-superadmin', path: '/', visitor: staff(superadmin) },
+    { name: 'dashboard', path: '/dashboard', visitor: staff(analyst) },
+    { name: 'casi', path: '/casi', visitor: staff(co) },
+    { name: 'casi-nuovo', path: '/casi/nuovo', visitor: staff(co) },
+    { name: 'caso-aperto', path: `/casi/${open.body.id}`, visitor: staff(analyst) },
+    { name: 'caso-in-chiusura', path: `/casi/${closing.body.id}`, visitor: staff(co) },
+    { name: 'screening', path: '/screening', visitor: staff(analyst) },
+    { name: 'screening-match', path: `/screening/${matchId}`, visitor: staff(analyst) },
+    { name: 'screening-dashboard', path: '/admin/screening', visitor: staff(co) },
+    { name: 'screening-matches', path: '/admin/screening/matches', visitor: staff(co) },
+    { name: 'screening-match-admin', path: `/admin/screening/matches/${matchId}`, visitor: staff(co) },
+    { name: 'screening-import', path: '/admin/screening/import', visitor: staff(superadmin) },
+    { name: 'onboarding-casi', path: '/admin/onboarding/cases', visitor: staff(co) },
+    { name: 'onboarding-caso', path: `/admin/onboarding/cases/${review.caseId}`, visitor: staff(co) },
+    { name: 'firma-staff', path: `/esign/ceremony/${ceremony.body.id}`, visitor: staff(co) },
+    { name: 'ricevuta-firma', path: `/esign/receipt/${signed.id}`, visitor: staff(co) },
+    { name: 'audit-eventi', path: '/audit/eventi', visitor: staff(auditor) },
+    { name: 'audit-verifica', path: '/audit/verifica', visitor: staff(auditor) },
+    { name: 'notifiche', path: '/notifiche', visitor: staff(co) },
+    { name: 'org-aziende', path: '/organizzazione', visitor: staff(superadmin) },
+    { name: 'org-azienda-nuova', path: '/organizzazione/nuovo', visitor: staff(superadmin) },
+    { name: 'org-azienda', path: `/organizzazione/${tenant}`, visitor: staff(admin) },
+    { name: 'org-azienda-modifica', path: `/organizzazione/${tenant}/modifica`, visitor: staff(superadmin) },
+    { name: 'org-configurazione', path: '/organizzazione/configurazione', visitor: staff(admin) },
+    { name: 'org-messaggi', path: '/organizzazione/messaggi', visitor: staff(admin) },
+    { name: 'org-utenti', path: '/organizzazione/utenti', visitor: staff(admin) },
+    { name: 'org-utente', path: `/organizzazione/utenti/${analyst.cod_utente}`, visitor: staff(admin) },
+    { name: 'org-utente-modifica', path: `/organizzazione/utenti/${analyst.cod_utente}/modifica`, visitor: staff(admin) },
+    { name: 'org-utente-nuovo', path: '/organizzazione/utenti/nuovo', visitor: staff(admin) },
+    { name: 'admin-configurazione', path: '/admin/configurazione', visitor: staff(admin) },
+    { name: 'admin-utenti', path: '/admin/utenti', visitor: staff(admin) },
+    { name: 'admin-utente-nuovo', path: '/admin/utenti/nuovo', visitor: staff(admin) },
+    { name: 'admin-azienda-nuova', path: '/admin/nuovo', visitor: staff(superadmin) },
+    { name: 'api-docs', path: '/api/docs', visitor: staff(admin) },
+    { name: 'onb-landing', path: `/onboarding/?azienda=${tenant}`, visitor: anonymous },
+    { name: 'onb-nuovo-link', path: `/onboarding/nuovo-link?azienda=${tenant}`, visitor: anonymous },
+    { name: 'onb-link-non-valido', path: '/api/v1/onboarding/resume?token=non-un-link', visitor: anonymous, status: 400 },
+    { name: 'onb-sessione-scaduta', path: '/onboarding/stato', visitor: anonymous, status: 401 },
+    ...[0, 1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ name: `onb-step-${n}`, path: `/onboarding/step/${n}`, visitor: applicant(draft.caseId) })),
+    { name: 'onb-stato-bozza', path: '/onboarding/stato', visitor: applicant(draft.caseId) },
+    { name: 'onb-stato-in-revisione', path: '/onboarding/stato', visitor: applicant(review.caseId) },
+    { name: 'onb-completato', path: '/onboarding/completato', visitor: applicant(review.caseId) },
+    { name: 'firma-firmatario', path: `${signing.pathname}${signing.search}`, visitor: anonymous },
+  ];
+  return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
+}
+
+/** The catalogue entry whose path template the registered route is (":id" matches one segment). */
+export function coveredBy(routePath: string, pages: readonly CataloguePage[]): CataloguePage | undefined {
+  const re = new RegExp(`^${routePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/?]+')}(\\?.*)?$`);
+  return pages.find((p) => re.test(p.path));
+}
+
+/** A CSRF token of the page's forms, as a browser would send it back. */
+const csrfOf = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+
+/** An HTTP client holding the visitor's session (no JavaScript, as a page test needs). */
+export async function clientFor(env: TestEnv, visitor: Visitor, signedIn: Map<string, TestClient>): Promise<TestClient> {
+  if (visitor.kind === 'anonymous') return env.client();
+  if (visitor.kind === 'applicant') {
+    const c = env.client();
+    const r = await c.get(`/api/v1/onboarding/resume?token=${encodeURIComponent(await linkToken(env, await tenantOfCase(env, visitor.caseId), visitor.caseId))}`);
+    assert.equal(r.status, 200, r.text);
+    return c;
+  }
+  const key = `${visitor.kind}:${visitor.user.username}`;
+  const known = signedIn.get(key);
+  if (known) return known;
+  let c: TestClient;
+  if (visitor.kind === 'staff') c = await env.login(visitor.user);
+  else {
+    c = env.client();
+    const form = await c.request('GET', '/login', { headers: { accept: 'text/html' } });
+    const r = await c.request('POST', '/login', { headers: { accept: 'text/html' }, form: { _csrf: csrfOf(form.text) ?? '', username: visitor.user.username, password: visitor.user.password } });
+    assert.equal(r.status, 302, `password step of ${visitor.user.username}: ${r.status}`);
+  }
+  signedIn.set(key, c);
+  return c;
+}
+
+async function tenantOfCase(env: TestEnv, caseId: string): Promise<string> {
+  const row = await env.ownerDb('onboarding_cases').where({ id: caseId }).first('cod_azienda');
+  assert.ok(row, `onboarding case ${caseId}`);
+  return row.cod_azienda as string;
+}
+
+/** Opens the page in the browser as its visitor would reach it (one signed-in context per person). */
+export async function openInBrowser(env: TestEnv, page: Page, entry: CataloguePage): Promise<number | undefined> {
+  const v = entry.visitor;
+  if (v.kind === 'staff') {
+    if (!page.url().startsWith(env.baseUrl) || new URL(page.url()).pathname.startsWith('/login')) await signInWithTotp(page, env.baseUrl, v.user);
+  } else if (v.kind === 'password-only') {
+    await page.goto(`${env.baseUrl}/login`);
+    await page.getByLabel('Nome utente').fill(v.user.username);
+    await page.getByLabel('Password').fill(v.user.password);
+    await page.locator('form button[type=submit]').click();
+    await page.waitForURL(/\/totp\//);
+  } else if (v.kind === 'applicant') {
+    const token = await linkToken(env, await tenantOfCase(env, v.caseId), v.caseId);
+    await page.goto(`${env.baseUrl}/api/v1/onboarding/resume?token=${encodeURIComponent(token)}`);
+  }
+  const res = await page.goto(`${env.baseUrl}${entry.path}`);
+  return res?.status();
+}
