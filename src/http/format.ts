@@ -56,6 +56,9 @@ export function importo(v: unknown, valuta = 'EUR', vuoto: string = VUOTO): stri
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// Partial dates of birth, as sanctions lists and the screening form give them: a year, a month of a year.
+const YEAR_ONLY = /^\d{4}$/;
+const MONTH_ONLY = /^(\d{4})-(\d{2})$/;
 
 /**
  * A calendar date ("1984-01-08", a date of birth) is a day, not an instant: it is shown as written,
@@ -64,8 +67,12 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
  */
 function calendarDay(v: unknown): string | undefined {
   if (typeof v === 'string') {
-    const m = DATE_ONLY.exec(v.trim());
-    return m ? `${m[3]}/${m[2]}/${m[1]}` : undefined;
+    const s = v.trim();
+    const m = DATE_ONLY.exec(s);
+    if (m) return `${m[3]}/${m[2]}/${m[1]}`;
+    if (YEAR_ONLY.test(s)) return s;
+    const ym = MONTH_ONLY.exec(s);
+    return ym ? `${ym[2]}/${ym[1]}` : undefined;
   }
   if (v instanceof Date && !Number.isNaN(v.getTime()) && v.getHours() === 0 && v.getMinutes() === 0 && v.getSeconds() === 0 && v.getMilliseconds() === 0
     && v.getTimezoneOffset() !== 0) {
@@ -144,8 +151,10 @@ export function percentuale(v: unknown, decimali = 0, frazione = false, vuoto: s
  * {{ c.stato | etichetta(labels.stato) }}. A value the dictionary does not know shows as it is
  * (the page-format test fails on known keys shown raw, so a missing label is found, not hidden).
  */
-export function etichetta(v: unknown, dizionario: Record<string, string> | undefined, vuoto: string = VUOTO): string {
+export function etichetta(v: unknown, dizionario: Record<string, string> | ((key: string) => string) | undefined, vuoto: string = VUOTO): string {
   if (blank(v)) return vuoto;
   const key = String(v);
+  // A family of values with a pattern (the dated OFAC lists) is named by a function.
+  if (typeof dizionario === 'function') return dizionario(key);
   return (dizionario && Object.hasOwn(dizionario, key) ? dizionario[key] : undefined) ?? key;
 }

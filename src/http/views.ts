@@ -49,7 +49,7 @@ export function createViews(): nunjucks.Environment {
   });
   env.addFilter('etichetta', (v: unknown, ...rest: unknown[]) => {
     const [a, k] = kw(rest);
-    return etichetta(v, (k.dizionario ?? a[0]) as Record<string, string> | undefined, str(k.vuoto ?? a[1]));
+    return etichetta(v, (k.dizionario ?? a[0]) as Parameters<typeof etichetta>[1], str(k.vuoto ?? a[1]));
   });
   env.addFilter('json', (v: unknown) => JSON.stringify(v, null, 2));
   env.addFilter('qs', (params: Record<string, unknown>, overrides: Record<string, unknown> = {}) => {

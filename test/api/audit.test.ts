@@ -144,7 +144,7 @@ describe('audit API and pages', () => {
     assert.match(page.text, /<html/);
     assert.match(page.text, /pratica\.chiusa/);
     assert.doesNotMatch(page.text, /<code class="small">test\.pratica\.aperta<\/code>/);
-    assert.match(page.text, /value="pratica\.chiusa"/); // the filter keeps what was typed
+    assert.match(page.text, /value="test\.pratica\.chiusa"/); // the filter keeps what was typed
     const fragment = await co.get('/audit/eventi?entity_id=P-2', { accept: 'text/html', 'HX-Request': 'true' });
     assert.equal(fragment.status, 200);
     assert.doesNotMatch(fragment.text, /<html/);

@@ -8,6 +8,14 @@ export const STATO_LABELS: Record<CaseStatus, string> = {
   closed: 'Chiuso',
 };
 
+/** Counters show states in the plural: "Aperti 113", not "Aperto 113". */
+export const STATO_PLURALE_LABELS: Record<CaseStatus, string> = {
+  open: 'Aperti',
+  escalated: 'Escalati',
+  closing: 'In chiusura',
+  closed: 'Chiusi',
+};
+
 export const STATO_TONES: Record<CaseStatus, string> = {
   open: 'blue',
   escalated: 'orange',

@@ -16,6 +16,19 @@ export const STATO_LABELS: Record<OnboardingStatus, string> = {
   expired: 'Scaduta',
 };
 
+/** Counters show states in the plural: "In revisione 4", "Approvate 12". */
+export const STATO_PLURALE_LABELS: Record<OnboardingStatus, string> = {
+  draft: 'Bozze',
+  submitted: 'Inviate, firma in corso',
+  in_review: 'In revisione',
+  pending_second_approval: 'In attesa di seconda approvazione',
+  approved: 'Approvate',
+  rejected: 'Respinte',
+  info_requested: 'Informazioni richieste',
+  erased: 'Cancellate',
+  expired: 'Scadute',
+};
+
 export const STATO_TONES: Record<OnboardingStatus, string> = {
   draft: 'secondary',
   submitted: 'cyan',

@@ -12,7 +12,7 @@ import type { RegisterRoutes } from '../../kit/area';
 import { IMPORT_READERS, IMPORTERS, importListScope, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
 import {
   ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
-  REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
+  REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, listaLabel, MATCH_STATO_PLURALE_LABELS, VOCE_TIPO_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
 } from './screening.labels';
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
@@ -22,7 +22,7 @@ const DELETERS: Role[] = ['admin', 'co'];
 const labels = {
   stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
   importStatus: IMPORT_STATUS_LABELS, importTone: IMPORT_STATUS_TONES, listStatus: LIST_STATUS_LABELS, trigger: TRIGGER_LABELS,
-  rescreenStatus: RESCREEN_STATUS_LABELS, rescreenTone: RESCREEN_STATUS_TONES,
+  rescreenStatus: RESCREEN_STATUS_LABELS, rescreenTone: RESCREEN_STATUS_TONES, lista: listaLabel, statoPlurale: MATCH_STATO_PLURALE_LABELS, schema: VOCE_TIPO_LABELS,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
