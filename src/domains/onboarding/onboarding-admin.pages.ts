@@ -21,6 +21,7 @@ import {
   type OnboardingDetail, type ReviewAction,
 } from './onboarding-admin.service';
 import { staff } from '../../kit/access';
+import { listaLabel } from '../screening';
 import { onboardingTimeline } from './onboarding-admin.timeline';
 
 const BASE = '/admin/onboarding/cases';
@@ -29,6 +30,7 @@ const labels = {
   documento: DOCUMENTO_LABELS, walletStato: WALLET_STATO_LABELS, walletTone: WALLET_STATO_TONES, walletTipo: WALLET_TIPO_LABELS,
   prova: PROVA_LABELS, canale: CANALE_LABELS, ruoloPaese: RUOLO_PAESE_LABELS, controllo: CONTROLLO_LABELS, travelRule: TRAVEL_RULE_LABELS,
   cerimonia: CERIMONIA_LABELS, cerimoniaScopo: CERIMONIA_SCOPO_LABELS, azione: AZIONE_LABELS, ruoloSoggetto: RUOLO_SOGGETTO_LABELS,
+  lista: listaLabel,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
