@@ -11,7 +11,6 @@ import { z } from 'zod';
 // C0 and C1 controls, DEL, zero-width and bidirectional controls, the BOM; line breaks and tab are handled per field.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/u;
-// eslint-disable-next-line no-control-regex -- a single-line field also refuses line breaks and tab
 const LINE_BREAKS = /[\t\n\r]/;
 const MEANINGFUL = /[\p{L}\p{N}]/u;
 
