@@ -108,7 +108,7 @@ async function runScenario(db: Knex, platformDb: PlatformDb, s: Scenario) {
       const t0 = performance.now();
       await withTenant(db, { codAzienda, actor: 'bench' }, async (trx) => {
         const a0 = performance.now();
-        await append(trx, { codAzienda, actor: `bench.w${w}`, action: 'bench.append', entityType: 'bench', entityId: `${w}-${i}`, data: { w, i, run } });
+        await append(trx, { codAzienda, actor: `bench.w${w}`, action: 'test.bench.append' as AuditInput['action'], entityType: 'bench', entityId: `${w}-${i}`, data: { w, i, run } });
         appendLat.push(performance.now() - a0);
         // What a projection does after its event: more statements in the same transaction.
         if (s.workMs > 0) await trx.raw('select pg_sleep(?)', [s.workMs / 1000]);

@@ -2,7 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
-import { appendAudit } from '../../src/domains/audit';
+import { appendAudit, type AuditActionOf } from '../../src/domains/audit';
 import { signEvidence, type EsignEvidence } from '../../src/domains/esign/esign.bundle';
 import type { EsignCreation, EsignOtpCheck, EsignOtpSend, EsignStep } from '../../workflows/esign/esign.contract';
 import type { EsignStatus } from '../../workflows/esign/esign.machine';
@@ -31,7 +31,7 @@ export function createEsignActivities(deps: ActivityDeps, m: Messaging = messagi
   };
   // The audit trail is append-only and outlives a GDPR erasure: it keeps ids and hashes; the
   // signer's address, IP and user agent live on the ceremony row and in the signed bundle.
-  const audit = (trx: Knex.Transaction, p: EsignStep, action: string, data: Record<string, unknown>) =>
+  const audit = (trx: Knex.Transaction, p: EsignStep, action: AuditActionOf<'esign'>, data: Record<string, unknown>) =>
     appendAudit(trx, { codAzienda: p.codAzienda, actor: p.actor.username, action: `esign.${action}`, entityType: 'esign_ceremony', entityId: p.ceremonyId, data: { transition_id: p.transitionId, ...data } });
 
   const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { getSetting } from '../../src/domains/admin';
-import { appendAudit } from '../../src/domains/audit';
+import { appendAudit, type AuditAction } from '../../src/domains/audit';
 import {
   addYears, customerFields, nextCode, personFields, rapportoFields, REVIEW_YEARS_SETTING, todayInRome, type AnagrafeFields,
 } from '../../src/domains/onboarding/onboarding.records';
@@ -28,7 +28,7 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
     const tipo = row.tipo_soggetto as SubjectType;
     const actor = p.actor.username;
     const classe = (row.risk_classe as string | null) ?? 'medio';
-    const audit = (action: string, entityType: string, entityId: string, data: Obj) =>
+    const audit = (action: AuditAction, entityType: string, entityId: string, data: Obj) =>
       appendAudit(trx, { codAzienda: p.codAzienda, actor, action, entityType, entityId, data: { onboarding_case_id: p.caseId, transition_id: p.transitionId, ...data } });
 
     const insertAnagrafe = async (f: AnagrafeFields, risk: boolean) => {

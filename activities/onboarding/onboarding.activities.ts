@@ -9,7 +9,7 @@ import { validateApplication, type ApplicationData } from '../../src/domains/onb
 import type {
   DocumentMeta, OnboardingCeremonyOutcome, OnboardingEdit, OnboardingNewData, OnboardingStep, RiskResult, SigningDocument, ValidationIssue, WalletSummary,
 } from '../../workflows/onboarding/onboarding.contract';
-import type { OnboardingStatus, WalletStatus } from '../../workflows/onboarding/onboarding.machine';
+import type { OnboardingAction, OnboardingStatus, WalletStatus } from '../../workflows/onboarding/onboarding.machine';
 import type { ActivityDeps } from '../deps';
 import { messaging, type Messaging } from '../../src/domains/outbox';
 import { recordCeremonyOutcome } from './onboarding-ceremony';
@@ -89,7 +89,7 @@ export function createOnboardingActivities(deps: ActivityDeps, m: Messaging = me
       return scoreCaseRisk(db, p);
     },
 
-    async recordOnboardingTransition(p: OnboardingStep & { action: string; from: OnboardingStatus; to: OnboardingStatus; extra: Record<string, unknown> }): Promise<void> {
+    async recordOnboardingTransition(p: OnboardingStep & { action: OnboardingAction; from: OnboardingStatus; to: OnboardingStatus; extra: Record<string, unknown> }): Promise<void> {
       await tx(db, p, async (trx) => {
         const row = await lockCase(trx, p.caseId);
         if (row.stato === p.to) return;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
-import { appendAudit } from '../../src/domains/audit';
+import { appendAudit, type AuditActionOf } from '../../src/domains/audit';
 import { DocumentStore } from '../../src/domains/onboarding/document-store';
 import { ONBOARDING_FAILURES, type OnboardingStep } from '../../workflows/onboarding/onboarding.contract';
 
@@ -23,7 +23,7 @@ export async function lockCase(trx: Knex.Transaction, caseId: string): Promise<C
 }
 
 /** One audit event about the case (the admin timeline reads events by the case's id). */
-export const auditCase = (trx: Knex.Transaction, p: OnboardingStep, action: string, data: Record<string, unknown>) =>
+export const auditCase = (trx: Knex.Transaction, p: OnboardingStep, action: AuditActionOf<'onboarding'>, data: Record<string, unknown>) =>
   appendAudit(trx, {
     codAzienda: p.codAzienda, actor: p.actor.username, action: `onboarding.${action}`, entityType: 'onboarding_case', entityId: p.caseId,
     data: { transition_id: p.transitionId, ...data },

@@ -2,25 +2,56 @@ import nunjucks from 'nunjucks';
 import { join } from 'node:path';
 import { projectRoot } from '../config';
 import { jsonForScript } from './json-script';
+import { data, dataora, durata, etichetta, importo, numero, percentuale } from './format';
 
-const dateFmt = new Intl.DateTimeFormat('it-IT', { timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric' });
-const dateTimeFmt = new Intl.DateTimeFormat('it-IT', {
-  timeZone: 'Europe/Rome', day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit',
-});
-const eurFmt = new Intl.NumberFormat('it-IT', { style: 'currency', currency: 'EUR' });
-const numFmt = new Intl.NumberFormat('it-IT');
+/** Nunjucks keyword arguments arrive as a last object argument: numero(vuoto='0'). */
+type Kw = Record<string, unknown> & { __keywords?: true };
+const kw = (args: unknown[]): [unknown[], Kw] => {
+  const last = args[args.length - 1] as Kw | undefined;
+  return last && typeof last === 'object' && last.__keywords ? [args.slice(0, -1), last] : [args, {}];
+};
+const str = (v: unknown) => (v === undefined ? undefined : String(v));
+const int = (v: unknown) => (v === undefined || v === null ? undefined : Number(v));
 
-const toDate = (v: unknown) => (v instanceof Date ? v : v ? new Date(String(v)) : undefined);
-
+/**
+ * The one Nunjucks environment of every page, with the Italian formatting filters (src/http/format.ts;
+ * docs/ui.md "Formatting and labels" lists them).
+ */
 export function createViews(): nunjucks.Environment {
   const env = new nunjucks.Environment(new nunjucks.FileSystemLoader(join(projectRoot, 'views'), { noCache: process.env.NODE_ENV === 'development' }), {
     autoescape: true,
     throwOnUndefined: false,
   });
-  env.addFilter('data', (v: unknown) => { const d = toDate(v); return d ? dateFmt.format(d) : ''; });
-  env.addFilter('dataora', (v: unknown) => { const d = toDate(v); return d ? dateTimeFmt.format(d) : ''; });
-  env.addFilter('euro', (v: unknown) => (v === null || v === undefined ? '' : eurFmt.format(Number(v))));
-  env.addFilter('numero', (v: unknown) => (v === null || v === undefined ? '' : numFmt.format(Number(v))));
+  env.addFilter('numero', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return numero(v, str(k.vuoto ?? a[0]), int(k.decimali ?? a[1]));
+  });
+  env.addFilter('importo', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return importo(v, str(k.valuta ?? a[0]) ?? 'EUR', str(k.vuoto ?? a[1]));
+  });
+  // The older name of importo in euro, kept for the views that use it.
+  env.addFilter('euro', (v: unknown) => importo(v, 'EUR'));
+  env.addFilter('data', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return data(v, str(k.vuoto ?? a[0]));
+  });
+  env.addFilter('dataora', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return dataora(v, str(k.vuoto ?? a[0]));
+  });
+  env.addFilter('durata', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return durata(v, str(k.unita ?? a[0]) ?? 'ms', str(k.vuoto ?? a[1]));
+  });
+  env.addFilter('percentuale', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return percentuale(v, int(k.decimali ?? a[0]) ?? 0, Boolean(k.frazione ?? a[1]), str(k.vuoto ?? a[2]));
+  });
+  env.addFilter('etichetta', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return etichetta(v, (k.dizionario ?? a[0]) as Parameters<typeof etichetta>[1], str(k.vuoto ?? a[1]));
+  });
   env.addFilter('json', (v: unknown) => JSON.stringify(v, null, 2));
   env.addFilter('json_script', (v: unknown) => new nunjucks.runtime.SafeString(jsonForScript(v)));
   env.addFilter('qs', (params: Record<string, unknown>, overrides: Record<string, unknown> = {}) => {

@@ -19,3 +19,11 @@ export async function assignableUsers(trx: Knex.Transaction, codAzienda: string)
     .whereRaw(`ruoli && ${WORKING_ROLES}`)
     .orderBy(['cognome', 'nome']).select('cod_utente', 'username', 'nome', 'cognome');
 }
+
+/** "Nome Cognome" of the users an audit trail names by username (timelines); unknown ones are left out. */
+export async function fullNamesByUsername(trx: Knex.Transaction, usernames: (string | null | undefined)[]): Promise<Record<string, string>> {
+  const wanted = [...new Set(usernames.filter((v): v is string => !!v))];
+  if (!wanted.length) return {};
+  const rows = await trx('utenti').whereIn('username', wanted).select('username', 'nome', 'cognome');
+  return Object.fromEntries(rows.map((r: { username: string; nome: string; cognome: string }) => [r.username, `${r.nome} ${r.cognome}`.trim() || r.username]));
+}

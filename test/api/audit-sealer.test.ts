@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit, verifyAuditChain } from '../../src/domains/audit/audit.chain';
-import { waitForSealed } from '../helpers/audit';
+import { testAction, waitForSealed } from '../helpers/audit';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
 /** Events are written without a chain lock and chained by the worker's sealer after commit. */
@@ -10,7 +10,7 @@ describe('audit chain: sealing after commit', function () {
   this.timeout(60_000);
   let env: TestEnv;
 
-  const event = (cod: string, entityId: string) => ({ codAzienda: cod, actor: 'mario.rossi', action: 'pratica.aggiornata', entityType: 'pratica', entityId });
+  const event = (cod: string, entityId: string) => ({ codAzienda: cod, actor: 'mario.rossi', action: testAction('pratica.aggiornata'), entityType: 'pratica', entityId });
   const append = (cod: string, entityId: string) => withTenant(env.deps.db, { codAzienda: cod }, (trx) => appendAudit(trx, event(cod, entityId)));
   const rowOf = (id: number) => env.ownerDb('audit_events').where({ id }).first();
   /** Keeps the worker's sealer off one chain while fn runs (it only ever try-locks). */
@@ -115,7 +115,7 @@ describe('audit chain: sealing after commit', function () {
 
       // An event written two minutes ago and still unsealed means that no sealer is running.
       const [old] = await env.ownerDb('audit_events').insert({
-        cod_azienda: t, occurred_at: new Date(Date.now() - 120_000), actor: 'x', action: 'pratica.vecchia', entity_type: 'pratica', entity_id: 'VECCHIA', data: {},
+        cod_azienda: t, occurred_at: new Date(Date.now() - 120_000), actor: 'x', action: 'test.pratica.vecchia', entity_type: 'pratica', entity_id: 'VECCHIA', data: {},
       }).returning('id');
       const stale = await admin.get('/api/audit/verify');
       assert.equal(stale.status, 200, stale.text);

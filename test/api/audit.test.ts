@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit/audit.chain';
-import { waitForSealed } from '../helpers/audit';
+import { testAction, waitForSealed } from '../helpers/audit';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 
@@ -13,17 +13,17 @@ describe('audit API and pages', () => {
   let otherCo: TestClient;
 
   const append = (cod: string, action: string, entityId: string, data: Record<string, unknown> = {}, actor = 'mario.rossi') =>
-    withTenant(env.deps.db, { codAzienda: cod }, (trx) => appendAudit(trx, { codAzienda: cod, actor, action, entityType: 'pratica', entityId, data }));
+    withTenant(env.deps.db, { codAzienda: cod }, (trx) => appendAudit(trx, { codAzienda: cod, actor, action: testAction(action.replace(/^test\./, '')), entityType: 'pratica', entityId, data }));
 
   before(async () => {
     env = await getTestEnv();
     [tenant, other] = [await env.createTenant(), await env.createTenant()];
     co = await env.login(await env.createUser({ tenant, roles: ['co'] }));
     otherCo = await env.login(await env.createUser({ tenant: other, roles: ['co'] }));
-    await append(tenant, 'pratica.aperta', 'P-1', { importo: 1000 });
-    await append(tenant, 'pratica.chiusa', 'P-1', { esito: 'ok' }, 'luigi.verdi');
-    await append(tenant, 'pratica.aperta', 'P-2');
-    await append(other, 'pratica.aperta', 'P-SEGRETA');
+    await append(tenant, 'test.pratica.aperta', 'P-1', { importo: 1000 });
+    await append(tenant, 'test.pratica.chiusa', 'P-1', { esito: 'ok' }, 'luigi.verdi');
+    await append(tenant, 'test.pratica.aperta', 'P-2');
+    await append(other, 'test.pratica.aperta', 'P-SEGRETA');
     // These tests read seq: wait for the worker's sealer (unsealed events are audit-sealer.test.ts's).
     await waitForSealed(env.ownerDb, tenant);
   });
@@ -38,18 +38,18 @@ describe('audit API and pages', () => {
     assert.equal(all.body.limit, 50);
     assert.equal(all.body.offset, 0);
 
-    const opened = await co.get('/api/audit/events?action=pratica.aperta');
+    const opened = await co.get('/api/audit/events?action=test.pratica.aperta');
     assert.deepEqual(opened.body.items.map((e: { entity_id: string }) => e.entity_id), ['P-2', 'P-1']);
     assert.equal(opened.body.total, 2);
 
     const byEntity = await co.get('/api/audit/events?entity_type=pratica&entity_id=P-1');
-    assert.deepEqual(byEntity.body.items.map((e: { action: string }) => e.action), ['pratica.chiusa', 'pratica.aperta']);
+    assert.deepEqual(byEntity.body.items.map((e: { action: string }) => e.action), ['test.pratica.chiusa', 'test.pratica.aperta']);
     assert.deepEqual(byEntity.body.items[1].data, { importo: 1000 });
 
     const byActor = await co.get('/api/audit/events?actor=luigi.verdi');
-    assert.deepEqual(byActor.body.items.map((e: { action: string }) => e.action), ['pratica.chiusa']);
+    assert.deepEqual(byActor.body.items.map((e: { action: string }) => e.action), ['test.pratica.chiusa']);
 
-    const page = await co.get('/api/audit/events?action=pratica.aperta&limit=1&offset=1');
+    const page = await co.get('/api/audit/events?action=test.pratica.aperta&limit=1&offset=1');
     assert.equal(page.body.total, 2);
     assert.deepEqual(page.body.items.map((e: { entity_id: string }) => e.entity_id), ['P-1']);
 
@@ -57,7 +57,7 @@ describe('audit API and pages', () => {
     assert.equal((await co.get(`/api/audit/events?from=${encodeURIComponent(future)}`)).body.total, 0);
     const past = new Date(Date.now() - 3_600_000).toISOString();
     assert.equal((await co.get(`/api/audit/events?to=${encodeURIComponent(past)}`)).body.total, 0);
-    const window = await co.get(`/api/audit/events?action=pratica.aperta&from=${encodeURIComponent(past)}&to=${encodeURIComponent(future)}`);
+    const window = await co.get(`/api/audit/events?action=test.pratica.aperta&from=${encodeURIComponent(past)}&to=${encodeURIComponent(future)}`);
     assert.equal(window.body.total, 2);
   });
 
@@ -107,7 +107,7 @@ describe('audit API and pages', () => {
   it('verifies the chain, and reports the first tampered event', async () => {
     const t = await env.createTenant();
     const admin = await env.login(await env.createUser({ tenant: t, roles: ['admin'] }));
-    for (let i = 1; i <= 3; i++) await append(t, 'pratica.aggiornata', `P-${i}`, { n: i });
+    for (let i = 1; i <= 3; i++) await append(t, 'test.pratica.aggiornata', `P-${i}`, { n: i });
     await waitForSealed(env.ownerDb, t);
     const ok = await admin.get('/api/audit/verify');
     assert.equal(ok.status, 200, ok.text);
@@ -139,12 +139,12 @@ describe('audit API and pages', () => {
   });
 
   it('the events page filters server-side and serves the table alone to htmx', async () => {
-    const page = await co.get('/audit/eventi?action=pratica.chiusa', { accept: 'text/html' });
+    const page = await co.get('/audit/eventi?action=test.pratica.chiusa', { accept: 'text/html' });
     assert.equal(page.status, 200);
     assert.match(page.text, /<html/);
     assert.match(page.text, /pratica\.chiusa/);
-    assert.doesNotMatch(page.text, /<td><code>pratica\.aperta<\/code><\/td>/);
-    assert.match(page.text, /value="pratica\.chiusa"/); // the filter keeps what was typed
+    assert.doesNotMatch(page.text, /<code class="small">test\.pratica\.aperta<\/code>/);
+    assert.match(page.text, /value="test\.pratica\.chiusa"/); // the filter keeps what was typed
     const fragment = await co.get('/audit/eventi?entity_id=P-2', { accept: 'text/html', 'HX-Request': 'true' });
     assert.equal(fragment.status, 200);
     assert.doesNotMatch(fragment.text, /<html/);
@@ -155,7 +155,7 @@ describe('audit API and pages', () => {
     assert.match(bad.text, /Data non valida/);
     assert.match(bad.text, /value="31-12-2025"/);
     const today = new Date().toISOString().slice(0, 10);
-    const dated = await co.get(`/audit/eventi?da=${today}&a=${today}&action=pratica.aperta`, { accept: 'text/html' });
+    const dated = await co.get(`/audit/eventi?da=${today}&a=${today}&action=test.pratica.aperta`, { accept: 'text/html' });
     assert.match(dated.text, /P-2/);
   });
 });

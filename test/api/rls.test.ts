@@ -8,6 +8,7 @@ import { PLATFORM_POLICY, TENANT_POLICY } from '../../src/db/rls';
 import { tenantSignature } from '../../src/db/tenant-key';
 import { withPlatform, withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit/audit.chain';
+import { testAction } from '../helpers/audit';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
 interface TableSecurity {
@@ -78,7 +79,7 @@ describe('row-level security catalogue and behaviour (as the application role)',
       /row-level security/,
     );
     await assert.rejects(
-      withTenant(env.deps.db, { codAzienda: a }, (trx) => appendAudit(trx, { codAzienda: b, actor: 'x', action: 'rls.test', entityType: 't', entityId: '1' })),
+      withTenant(env.deps.db, { codAzienda: a }, (trx) => appendAudit(trx, { codAzienda: b, actor: 'x', action: testAction('rls'), entityType: 't', entityId: '1' })),
       /row-level security/,
     );
     await assert.rejects(

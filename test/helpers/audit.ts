@@ -1,4 +1,11 @@
 import type { Knex } from 'knex';
+import type { AuditAction } from '../../src/domains/audit/audit.labels';
+
+/**
+ * A synthetic action for tests of the chain itself: production actions must have a label
+ * (AuditAction), test fixtures use the `test.` prefix that the label hook (hooks.ts) skips.
+ */
+export const testAction = (name: string) => `test.${name}` as AuditAction;
 
 /**
  * Waits until the worker's sealer has chained every event of the chain committed so far

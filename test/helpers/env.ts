@@ -64,6 +64,9 @@ export function getTestEnv(): Promise<TestEnv> {
   return envPromise;
 }
 
+/** The shared stack if some test file started it (hooks that inspect it must not start it). */
+export const startedTestEnv = (): Promise<TestEnv> | undefined => envPromise;
+
 export async function stopTestEnv(): Promise<void> {
   if (!envPromise) return;
   const env = await envPromise.catch(() => undefined);

@@ -191,7 +191,7 @@ describe('onboarding activities', function () {
     const analyst = await env.createUser({ tenant, roles: ['analyst'] });
     const { caseId, step } = await newCase(tenant, 'info@example.test');
     const by = step({ id: analyst.cod_utente, username: analyst.username, roles: ['analyst'] });
-    const t = { ...by, action: 'request-info', from: 'in_review' as const, to: 'info_requested' as const, extra: { message: 'Manca la visura aggiornata' } };
+    const t = { ...by, action: 'request-info' as const, from: 'in_review' as const, to: 'info_requested' as const, extra: { message: 'Manca la visura aggiornata' } };
     await acts.recordOnboardingTransition(t);
     await acts.recordOnboardingTransition(t);
     assert.equal((await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.request-info' })).length, 1);

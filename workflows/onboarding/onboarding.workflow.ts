@@ -16,7 +16,7 @@ import {
   createOnboardingUpdate, editOnboardingUpdate, ONBOARDING_FAILURES, ONBOARDING_RECORD_TYPE, onboardingStateQuery, onboardingTransitionUpdate,
   onboardingWorkflowId, type CeremonyRef, type OnboardingEdit, type OnboardingTransitionArgs, type OnboardingWorkflowInput, type OnboardingWorkflowState,
 } from './onboarding.contract';
-import { ONBOARDING_SYSTEM_ROLE, onboardingMachine, walletMachine, type OnboardingStatus } from './onboarding.machine';
+import { ONBOARDING_SYSTEM_ROLE, onboardingMachine, walletMachine, type OnboardingAction, type OnboardingStatus } from './onboarding.machine';
 import { onboardingTimers } from './onboarding.timers';
 
 // Bounded: an update's caller is waiting, and a timer step that fails is tried again later (onboarding.timers.ts).
@@ -103,7 +103,7 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
   };
 
   /** Writes the transition (row and audit event), then moves the state with the other fields it changes. */
-  const moveTo = async (action: string, to: OnboardingStatus, actor: MachineActor, extra: Record<string, unknown> = {}, changes: Partial<OnboardingWorkflowState> = {}) => {
+  const moveTo = async (action: OnboardingAction, to: OnboardingStatus, actor: MachineActor, extra: Record<string, unknown> = {}, changes: Partial<OnboardingWorkflowState> = {}) => {
     const from = state.status;
     const commit = () => { Object.assign(state, changes); state.status = to; state.transitions++; publishStatus(); };
     if (!projectionFirst) {

@@ -2,6 +2,7 @@ import { listResponse } from '../../kit/list';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../auth';
 import { ROLES } from '../../kit/roles';
+import { testo, testoOpzionale } from '../../http/text-field';
 
 export const TIPI_INTERMEDIARIO = ['banca', 'istituto_pagamento', 'imel', 'sim', 'sgr', 'casp', 'assicurazione', 'fiduciaria', 'professionista', 'altro'] as const;
 
@@ -9,11 +10,11 @@ export const codAziendaSchema = z.string().trim().regex(/^[A-Z0-9_-]{2,20}$/, 'C
 
 export const aziendaCreateSchema = z.object({
   cod_azienda: codAziendaSchema,
-  ragione_sociale: z.string().trim().min(2, 'Indica la ragione sociale').max(200),
+  ragione_sociale: testo({ max: 200, vuoto: 'Indica la ragione sociale' }),
   codice_fiscale: z.string().trim().regex(/^[A-Z0-9]{11,16}$/i, 'Codice fiscale non valido').optional().or(z.literal('').transform(() => undefined)),
   partita_iva: z.string().trim().regex(/^\d{11}$/, 'La partita IVA ha 11 cifre').optional().or(z.literal('').transform(() => undefined)),
   tipo_intermediario: z.enum(TIPI_INTERMEDIARIO),
-  indirizzo: z.string().trim().max(300).optional(),
+  indirizzo: testoOpzionale({ max: 300 }),
   email: z.email('Email non valida').optional().or(z.literal('').transform(() => undefined)),
   pec: z.email('PEC non valida').optional().or(z.literal('').transform(() => undefined)),
 });
@@ -25,8 +26,8 @@ export const utenteCreateSchema = z.object({
   cod_azienda: codAziendaSchema.nullable().optional(),
   username: z.string().trim().toLowerCase().regex(/^[a-z0-9._-]{3,60}$/, 'Nome utente: 3-60 caratteri tra a-z, 0-9, punto, _ e -'),
   email: z.email('Email non valida'),
-  nome: z.string().trim().min(1, 'Indica il nome').max(100),
-  cognome: z.string().trim().min(1, 'Indica il cognome').max(100),
+  nome: testo({ max: 100, min: 1, vuoto: 'Indica il nome' }),
+  cognome: testo({ max: 100, min: 1, vuoto: 'Indica il cognome' }),
   password: passwordSchema,
   ruoli: z.array(z.enum(ROLES)).min(1, 'Assegna almeno un ruolo'),
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { canonicalJson } from '../../lib/canonical-json';
+import type { AuditAction } from './audit.labels';
 
 export const PLATFORM_CHAIN = '_platform';
 export const GENESIS_HASH = '0'.repeat(64);
@@ -15,7 +16,8 @@ export const CHAIN_ORDER_DESC = 'seq desc nulls first, id desc';
 export interface AuditInput {
   codAzienda: string | null;
   actor: string;
-  action: string;
+  /** Only actions with an Italian label (audit.labels.ts) can be written. */
+  action: AuditAction;
   entityType: string;
   entityId: string;
   data?: Record<string, unknown>;

@@ -15,6 +15,7 @@ import {
   auditEventListResponse, auditEventsQuery, auditFacets, auditVerifyQuery, auditVerifyResponse, listAuditEvents, verificationReport,
 } from './audit.repo';
 import { staff } from '../../kit/access';
+import { AUDIT_ACTION_LABELS } from './audit.labels';
 
 const AUDIT_READERS: Role[] = ['admin', 'co', 'auditor', 'superadmin'];
 const tag = 'Audit';
@@ -100,7 +101,7 @@ export const registerAuditRoutes: RegisterRoutes = (router, { deps, views }) => 
       return { facets, errors: {}, result };
     });
     const { offset: _o, cursor: _c, ...keep } = raw;
-    render(ctx, views, 'audit/eventi.njk', { title: 'Registro audit', chain, filters, ...data, filterQuery: keep }, { fragment: 'audit/_eventi_tabella.njk', status: parsed.success ? 200 : 422 });
+    render(ctx, views, 'audit/eventi.njk', { title: 'Registro audit', chain, filters, ...data, filterQuery: keep, actionLabels: AUDIT_ACTION_LABELS }, { fragment: 'audit/_eventi_tabella.njk', status: parsed.success ? 200 : 422 });
   });
 
   router.get('/audit/verifica', staff(AUDIT_READERS), async (ctx) => {

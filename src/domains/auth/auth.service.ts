@@ -2,7 +2,7 @@ import { withPlatform, type PlatformDb } from '../../db/tenant';
 import { HttpError, tooManyRequests } from '../../http/errors';
 import type { Logger } from '../../infra/logger';
 import type { SecretBox } from '../../lib/secret-box';
-import { appendAudit } from '../audit';
+import { appendAudit, type AuditAction } from '../audit';
 import { blockedFor, recordFailure, recordSuccess, type ThrottleSubject } from './login.throttle';
 import { burnPasswordCheck, verifyPassword } from './password';
 import type { Role } from '../../kit/roles';
@@ -124,7 +124,7 @@ export class SignIn {
     this.log.info({ username: account.username }, 'TOTP enrolled, signed in');
   }
 
-  async audit(account: { cod_utente: string; cod_azienda: string | null; username: string }, action: string, data: Record<string, unknown> = {}, chain?: string | null) {
+  async audit(account: { cod_utente: string; cod_azienda: string | null; username: string }, action: AuditAction, data: Record<string, unknown> = {}, chain?: string | null) {
     await withPlatform(this.db, account.username, (trx) =>
       appendAudit(trx, { codAzienda: chain === undefined ? account.cod_azienda : chain, actor: account.username, action, entityType: 'utente', entityId: account.cod_utente, data }));
   }

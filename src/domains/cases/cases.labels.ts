@@ -8,6 +8,14 @@ export const STATO_LABELS: Record<CaseStatus, string> = {
   closed: 'Chiuso',
 };
 
+/** Counters show states in the plural: "Aperti 113", not "Aperto 113". */
+export const STATO_PLURALE_LABELS: Record<CaseStatus, string> = {
+  open: 'Aperti',
+  escalated: 'Escalati',
+  closing: 'In chiusura',
+  closed: 'Chiusi',
+};
+
 export const STATO_TONES: Record<CaseStatus, string> = {
   open: 'blue',
   escalated: 'orange',
@@ -55,6 +63,11 @@ export const EVENTO_LABELS: Record<string, string> = {
   apertura: 'Apertura',
   transizione: 'Cambio di stato',
   scadenza: 'Scadenza SLA',
+};
+
+/** Titles of the timeline line of an event a person added to the case. */
+export const EVENTO_AGGIUNTO_LABELS: Record<string, string> = {
+  nota: 'Nota aggiunta', documento: 'Documento aggiunto', contatto: 'Contatto registrato', altro: 'Evento aggiunto',
 };
 
 /** The text of the case event a transition writes to the timeline. */

@@ -14,6 +14,7 @@ import {
 } from './cases.labels';
 import { listCases, readSlaDaysByPriority } from './cases.repo';
 import { assignableUsers, userNames } from '../../kit/users';
+import { caseTimeline } from './cases.timeline';
 import { caseEventSchema, closeCaseSchema, createCaseSchema, escalateCaseSchema, listCasesQuery, reopenCaseSchema, completeClosureSchema } from './cases.schemas';
 import { applyTransition, caseDetail, openCase } from './cases.service';
 import { staff } from '../../kit/access';
@@ -100,10 +101,7 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     const diagram = await stateDiagramView(caseMachine, {
       current: d.stato, allowed: d.allowed_actions, labels: { states: STATO_LABELS, actions: AZIONE_LABELS }, title: 'Diagramma degli stati del caso',
     });
-    const timelineItems = [
-      ...d.events.map((e: { tipo: string; testo: string; actor: string; created_at: Date }) => ({ at: e.created_at, actor: e.actor, title: EVENTO_LABELS[e.tipo] ?? e.tipo, text: e.testo, tone: e.tipo === 'scadenza' ? 'red' : e.tipo === 'transizione' ? 'blue' : 'secondary' })),
-      ...d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null }) => ({ at: a.occurred_at, actor: a.actor, title: a.seq === null ? `Registro audit: ${a.action}` : `Registro audit n. ${a.seq}: ${a.action}`, text: '', tone: 'muted' })),
-    ].sort((x, y) => new Date(x.at).getTime() - new Date(y.at).getTime());
+    const timelineItems = await tx(ctx, (trx) => caseTimeline(trx, d.audit, d.events));
     const simpleActions = d.allowed_actions.filter((a) => SIMPLE[a]).map((a) => ({
       action: a, label: AZIONE_LABELS[a], url: `/casi/${d.id}/${SIMPLE[a]!.path}`, variant: SIMPLE[a]!.variant, confirm: SIMPLE[a]!.confirm,
     }));

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import { CASE_ESITI, CASE_EVENT_TIPI, CASE_PRIORITA, CASE_TIPI } from '../../../workflows/case/case.contract';
 import { CASE_STATES } from '../../../workflows/case/case.machine';
+import { testo, testoOpzionale, testoOVuoto } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
 import { casesList } from './cases.list';
 
 const text = (max: number) => z.string().trim().max(max, `Massimo ${max} caratteri`);
-const required = (max: number, msg = 'Campo obbligatorio') => text(max).min(1, msg);
 const optionalText = (max: number) => text(max).optional().transform((v) => (v ? v : undefined));
 
 export const createCaseSchema = z.object({
-  titolo: required(200, 'Indica un titolo'),
-  descrizione: text(10_000).optional().default(''),
+  titolo: testo({ max: 200, min: 3, vuoto: 'Indica un titolo' }),
+  descrizione: testoOVuoto({ max: 10_000, multiline: true }),
   tipo: z.enum(CASE_TIPI, { message: 'Scegli un tipo valido' }),
   priorita: z.enum(CASE_PRIORITA, { message: 'Scegli una priorità valida' }),
   cod_anagrafe: optionalText(64),
@@ -20,16 +20,17 @@ export type CreateCaseInput = z.infer<typeof createCaseSchema>;
 
 export const closeCaseSchema = z.object({
   esito: z.enum(CASE_ESITI, { message: 'Scegli un esito valido' }),
-  motivazione: required(5_000, 'Indica la motivazione della chiusura'),
+  motivazione: testo({ max: 5_000, multiline: true, vuoto: 'Indica la motivazione della chiusura' }),
 });
 
-export const escalateCaseSchema = z.object({ motivazione: optionalText(5_000) });
-export const reopenCaseSchema = z.object({ motivazione: optionalText(5_000) });
-export const completeClosureSchema = z.object({ motivazione: optionalText(5_000) });
+const motivazione = testoOpzionale({ max: 5_000, multiline: true });
+export const escalateCaseSchema = z.object({ motivazione });
+export const reopenCaseSchema = z.object({ motivazione });
+export const completeClosureSchema = z.object({ motivazione });
 
 export const caseEventSchema = z.object({
   tipo: z.enum(CASE_EVENT_TIPI, { message: 'Scegli un tipo di evento valido' }),
-  testo: required(10_000, 'Scrivi il testo dell\'evento'),
+  testo: testo({ max: 10_000, multiline: true, vuoto: 'Scrivi il testo dell\'evento' }),
 });
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

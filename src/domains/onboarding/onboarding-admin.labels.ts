@@ -16,6 +16,19 @@ export const STATO_LABELS: Record<OnboardingStatus, string> = {
   expired: 'Scaduta',
 };
 
+/** Counters show states in the plural: "In revisione 4", "Approvate 12". */
+export const STATO_PLURALE_LABELS: Record<OnboardingStatus, string> = {
+  draft: 'Bozze',
+  submitted: 'Inviate, firma in corso',
+  in_review: 'In revisione',
+  pending_second_approval: 'In attesa di seconda approvazione',
+  approved: 'Approvate',
+  rejected: 'Respinte',
+  info_requested: 'Informazioni richieste',
+  erased: 'Cancellate',
+  expired: 'Scadute',
+};
+
 export const STATO_TONES: Record<OnboardingStatus, string> = {
   draft: 'secondary',
   submitted: 'cyan',
@@ -104,40 +117,7 @@ export const SEZIONE_LABELS: Record<string, string> = {
 
 export const LINK_LABELS: Record<string, string> = { resume: 'link per riprendere la pratica', info_request: 'richiesta di informazioni', reminder: 'promemoria' };
 
-/** Titles of the audit events on the case's timeline; an unknown action shows its identifier. */
-export const EVENTO_LABELS: Record<string, string> = {
-  'onboarding.create': 'Pratica aperta',
-  'onboarding.edit': 'Modifica del cliente',
-  'onboarding.validate': 'Controllo di completezza',
-  'onboarding.screen': 'Screening dei soggetti',
-  'onboarding.screen-wallets': 'Screening dei wallet',
-  'onboarding.risk': 'Rischio calcolato',
-  'onboarding.signing': 'Cerimonia di firma preparata',
-  'onboarding.ceremony': 'Esito della cerimonia di firma',
-  'onboarding.link': 'Messaggio al cliente',
-  'onboarding.link-issued': 'Link per il cliente generato dal personale',
-  'onboarding.link-used': 'Pratica riaperta dal cliente con un link',
-  'onboarding.submit': 'Pratica inviata',
-  'onboarding.complete-submission': 'Dichiarazioni firmate: pratica in revisione',
-  'onboarding.approve': 'Approvazione',
-  'onboarding.complete-approval': 'Approvazione confermata (quattro occhi)',
-  'onboarding.reject': 'Pratica respinta',
-  'onboarding.request-info': 'Informazioni richieste al cliente',
-  'onboarding.expire': 'Pratica scaduta',
-  'onboarding.erase': 'Pratica cancellata',
-  'onboarding.materialise': 'Cliente e rapporto creati',
-  'onboarding.wallet.verify': 'Wallet verificato',
-  'onboarding.wallet.revoke': 'Wallet revocato',
-  'onboarding.document.download': 'Documento scaricato',
-  'esign.start': 'Cerimonia di firma avviata',
-  'esign.terms': 'Condizioni accettate dal firmatario',
-  'esign.present': 'Documento presentato al firmatario',
-  'esign.otp-failed': 'Codice di firma errato',
-  'esign.sign': 'Documento firmato',
-  'esign.expire': 'Cerimonia di firma scaduta',
-  'esign.lock': 'Cerimonia di firma bloccata',
-  'esign.cancel': 'Cerimonia di firma annullata',
-};
+/* The titles of the audit events on the timeline are the audit area's dictionary (src/domains/audit/audit.labels.ts). */
 
 /** An applicant's edit, by its kind. */
 export const MODIFICA_LABELS: Record<string, string> = {

@@ -17,11 +17,13 @@ import {
   WALLET_STATO_LABELS, WALLET_STATO_TONES, WALLET_TIPO_LABELS,
 } from './onboarding-admin.labels';
 import {
-  adminListQuery, fieldGroups, fieldRows, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody, timelineView,
+  adminListQuery, fieldGroups, fieldRows, listOnboardingCases, noteBody, onboardingDetail, rejectBody, requestInfoBody, reviewOnboarding, revokeWalletBody,
   type OnboardingDetail, type ReviewAction,
 } from './onboarding-admin.service';
 import { staff } from '../../kit/access';
 import { CHART_WEEKS, onboardingCharts } from './onboarding-admin.charts';
+import { listaLabel } from '../screening';
+import { onboardingTimeline } from './onboarding-admin.timeline';
 
 const BASE = '/admin/onboarding/cases';
 const labels = {
@@ -29,6 +31,7 @@ const labels = {
   documento: DOCUMENTO_LABELS, walletStato: WALLET_STATO_LABELS, walletTone: WALLET_STATO_TONES, walletTipo: WALLET_TIPO_LABELS,
   prova: PROVA_LABELS, canale: CANALE_LABELS, ruoloPaese: RUOLO_PAESE_LABELS, controllo: CONTROLLO_LABELS, travelRule: TRAVEL_RULE_LABELS,
   cerimonia: CERIMONIA_LABELS, cerimoniaScopo: CERIMONIA_SCOPO_LABELS, azione: AZIONE_LABELS, ruoloSoggetto: RUOLO_SOGGETTO_LABELS,
+  lista: listaLabel,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
@@ -62,10 +65,11 @@ export const registerOnboardingAdminPages: RegisterRoutes = (router, { deps, vie
     const owners = d.titolari.map((t) => ({ nome: [t.nome, t.cognome].filter(Boolean).join(' ') || 'Titolare effettivo', pep: t.pep === true, rows: fieldRows(t, ['id', 'nome', 'cognome']) }));
     const risk = (d.risk ?? {}) as { fattori?: { codice: string; descrizione: string; punti: number }[]; secondApprovalRequired?: boolean; modello?: string; screeningMatches?: number; walletHits?: number };
     const screening = (d.screening ?? {}) as { soggetti?: { riferimento?: string; nome?: string; hits?: Record<string, unknown>[] }[] };
+    const timelineItems = await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => onboardingTimeline(trx, d.timeline));
     render(ctx, views, 'admin-onboarding/detail.njk', {
       c: d, labels, diagram, owners, risk, screening, anagrafeGroups: fieldGroups(d.anagrafe), canDownload: hasRole(ctx.state.user!, DOCUMENT_READERS),
       travelRuleRows: fieldRows((d.travel_rule.dichiarazione ?? {}) as Record<string, unknown>, ['id', 'versione']),
-      timelineItems: timelineView(d.timeline), pendingWallets: d.wallets.filter((w) => w.stato === 'pending').length, allowed: d.allowed_actions, form: state, workflow: d.workflow,
+      timelineItems, pendingWallets: d.wallets.filter((w) => w.stato === 'pending').length, allowed: d.allowed_actions, form: state, workflow: d.workflow,
     }, { status });
   };
 

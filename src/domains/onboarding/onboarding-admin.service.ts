@@ -11,11 +11,11 @@ import {
 } from '../../../workflows/onboarding/onboarding.machine';
 import { appendAudit, CHAIN_ORDER } from '../audit';
 import { isUuid } from '../../kit/ids';
+import { testo, testoOpzionale } from '../../http/text-field';
 import { countryName, EU_HIGH_RISK } from './countries';
 import { DocumentStore } from './document-store';
 import {
-  CAMPO_LABELS, CERIMONIA_SCOPO_LABELS, DOCUMENTO_LABELS, EVENTO_LABELS, LINK_LABELS, MODIFICA_LABELS, RISCHIO_LABELS, SEZIONE_LABELS, STATO_LABELS,
-  VALORE_LABELS, WALLET_TIPO_LABELS,
+  CAMPO_LABELS, VALORE_LABELS,
 } from './onboarding-admin.labels';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
 import { transitionOnboarding, type CaseRef, type OnboardingTemporal } from './onboarding.commands';
@@ -42,10 +42,10 @@ export const adminListQuery = z.object({
 export type AdminListQuery = z.infer<typeof adminListQuery>;
 
 const requiredText = (max: number, message: string) => z.preprocess((v) => (v === null ? undefined : v),
-  z.string({ error: message }).trim().min(1, message).max(max, `Massimo ${max} caratteri`));
+  testo({ max, multiline: true, vuoto: message }));
 
 /** Bodies of the reviewers' decisions (API and page forms alike). */
-export const noteBody = z.object({ note: z.string().trim().max(2000, 'Massimo 2000 caratteri').optional().transform((v) => v || undefined) });
+export const noteBody = z.object({ note: testoOpzionale({ max: 2000, multiline: true }) });
 export const rejectBody = z.object({ reason: requiredText(2000, 'Indica il motivo del rifiuto') });
 export const requestInfoBody = z.object({ message: requiredText(4000, 'Scrivi quali informazioni servono al cliente') });
 export const revokeWalletBody = z.object({ reason: requiredText(2000, 'Indica il motivo della revoca') });
@@ -275,32 +275,3 @@ export function fieldGroups(data: Record<string, unknown> | null | undefined): F
   return [{ title: null, rows: main }, ...groups].filter((g) => g.rows.length > 0);
 }
 
-/** What one audit event says, for the timeline: a title in Italian and the details that matter to a reviewer. */
-export function timelineView(events: TimelineEvent[]) {
-  return events.map((e) => {
-    const d = e.data ?? {};
-    let title = EVENTO_LABELS[e.action] ?? e.action;
-    const lines: string[] = [];
-    if (e.action === 'onboarding.edit') {
-      title = MODIFICA_LABELS[str(d.kind)] ?? title;
-      if (d.kind === 'section') lines.push(`Sezione: ${SEZIONE_LABELS[str(d.section)] ?? str(d.section)}`);
-      if (d.tipo) lines.push(DOCUMENTO_LABELS[str(d.tipo)] ?? str(d.tipo));
-      if (d.kind === 'wallet-add') lines.push(`${str(d.rete)}, ${WALLET_TIPO_LABELS[str(d.tipo)] ?? str(d.tipo)}`);
-    }
-    if (e.action === 'onboarding.validate') lines.push(d.ok ? 'Pratica completa' : `Problemi da correggere: ${str(d.issues)}`);
-    if (e.action === 'onboarding.screen') lines.push(`Soggetti controllati: ${str(d.subjects)}; corrispondenze: ${str(d.matches)}`);
-    if (e.action === 'onboarding.screen-wallets') lines.push(`Wallet controllati: ${str(d.wallets)}; in lista: ${str(d.hits)}`);
-    if (e.action === 'onboarding.risk') lines.push(`Punteggio ${str(d.score)}, rischio ${RISCHIO_LABELS[str(d.classe)] ?? str(d.classe)}${d.second_approval_required ? '; servono due approvazioni' : ''}`);
-    if (e.action === 'onboarding.signing') lines.push(CERIMONIA_SCOPO_LABELS[str(d.purpose)] ?? str(d.purpose));
-    if (e.action === 'onboarding.ceremony') lines.push(`${CERIMONIA_SCOPO_LABELS[str(d.purpose)] ?? str(d.purpose)}: ${d.outcome === 'signed' ? 'firmata' : 'conclusa senza firma'}`);
-    if (e.action === 'onboarding.link') lines.push(LINK_LABELS[str(d.purpose)] ?? str(d.purpose));
-    if (e.action === 'onboarding.materialise') lines.push(`Codice anagrafe ${str(d.cod_anagrafe)}${d.cod_rapporto ? `, rapporto ${str(d.cod_rapporto)}` : ''}`);
-    if (e.action === 'onboarding.document.download') lines.push(DOCUMENTO_LABELS[str(d.tipo)] ?? str(d.tipo));
-    // A ceremony's and a wallet's own states are already in the title.
-    if (typeof d.to === 'string' && d.from !== d.to && e.entity_type === 'onboarding_case') lines.push(`Nuovo stato: ${STATO_LABELS[d.to as OnboardingStatus] ?? d.to}`);
-    for (const k of ['reason', 'message', 'note']) if (typeof d[k] === 'string' && d[k]) lines.push(String(d[k]));
-    const tone = /reject|revoke|expire|erase|otp-failed|lock|cancel/.test(e.action) ? 'red' : /approv|verify|materialise|sign$/.test(e.action) ? 'green'
-      : e.action.startsWith('esign.') ? 'cyan' : e.action === 'onboarding.edit' || e.action === 'onboarding.document.download' ? 'secondary' : 'blue';
-    return { at: e.occurred_at, actor: e.actor, title, text: lines.join('\n'), tone };
-  });
-}

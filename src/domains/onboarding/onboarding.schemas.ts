@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SUBJECT_TYPES, type SubjectType } from '../../../workflows/onboarding/onboarding.contract';
+import { testo, testoOpzionale } from '../../http/text-field';
 import { ISO2 } from './countries';
 
 /**
@@ -9,9 +10,10 @@ import { ISO2 } from './countries';
  */
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : typeof v === 'string' ? v.trim() : v);
-const text = (max = 200) => z.preprocess(blank, z.string({ error: 'Campo obbligatorio' }).max(max, `Massimo ${max} caratteri`));
+// Free text follows the shared rule (src/http/text-field.ts): no control characters, not punctuation alone.
+const text = (max = 200) => z.preprocess(blank, testo({ max, min: 1 }));
 // Optional inside the preprocess: a blank field becomes undefined and is then accepted.
-const opt = (max = 200) => z.preprocess(blank, z.string().max(max, `Massimo ${max} caratteri`).optional());
+const opt = (max = 200, multiline = false) => z.preprocess(blank, testoOpzionale({ max, min: 1, multiline }));
 const country = () => z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v),
   z.string({ error: 'Indica il paese' }).refine((c) => ISO2.has(c), 'Paese non valido (codice ISO a due lettere)'));
 const date = () => z.preprocess(blank, z.string({ error: 'Indica la data' }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (AAAA-MM-GG)')
@@ -42,7 +44,7 @@ const identityDocument = z.object({
 const personFields = {
   nome: text(100), cognome: text(100), codice_fiscale: optCodiceFiscalePF(), data_nascita: pastDate(), luogo_nascita: text(100),
   nazionalita: country(), paese_residenza: country(), residenza: addressSchema, telefono: opt(30), professione: text(100),
-  pep: bool(), pep_dettaglio: opt(500), documento: identityDocument,
+  pep: bool(), pep_dettaglio: opt(500, true), documento: identityDocument,
 };
 
 const pepDetail = <T extends z.ZodType<{ pep?: boolean; pep_dettaglio?: string }>>(s: T) =>
@@ -59,7 +61,7 @@ export const societaSchema = z.object({
   email_pec: optEmail(),
   legale_rappresentante: pepDetail(z.object({
     nome: text(100), cognome: text(100), codice_fiscale: optCodiceFiscalePF(), data_nascita: pastDate(), nazionalita: country(),
-    pep: bool(), pep_dettaglio: opt(500), documento: identityDocument,
+    pep: bool(), pep_dettaglio: opt(500, true), documento: identityDocument,
   })),
 });
 
@@ -75,7 +77,7 @@ export const uboSchema = pepDetail(z.object({
   percentuale: z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : Number(v.replace(',', '.'))) : v),
     z.number({ error: 'Indica la percentuale' }).min(0, 'Minimo 0').max(100, 'Massimo 100')),
   tipo_controllo: z.enum(TIPI_CONTROLLO, { error: 'Scegli il tipo di controllo' }),
-  pep: bool(), pep_dettaglio: opt(500),
+  pep: bool(), pep_dettaglio: opt(500, true),
 }));
 export const uboListSchema = z.object({ titolari: z.array(uboSchema).max(20, 'Al massimo 20 titolari effettivi') })
   .refine((v) => v.titolari.reduce((s, t) => s + (t.percentuale ?? 0), 0) <= 100, { path: ['titolari'], message: 'Le percentuali superano il 100%' });

@@ -17,6 +17,31 @@ export const RESCREEN_STATUS_LABELS: Record<string, string> = { pending: 'In att
 export const RESCREEN_STATUS_TONES: Record<string, string> = { pending: 'secondary', running: 'blue', completed: 'green', failed: 'red' };
 export const LIST_STATUS_LABELS: Record<string, string> = { pending: 'In attesa', running: 'In corso', done: 'Importata', unchanged: 'Invariata' };
 export const TRIGGER_LABELS: Record<string, string> = { manual: 'Manuale', schedule: 'Pianificata' };
+/** The lists of screening.sources.ts by their human name. */
+export const LISTA_LABELS: Record<string, string> = {
+  un_sc_sanctions: 'ONU, Consiglio di sicurezza',
+  eu_fsf: 'UE, sanzioni finanziarie (FSF)',
+  gb_hmt_sanctions: 'Regno Unito, HM Treasury',
+  us_ofac_crypto: 'OFAC (USA), indirizzi crypto',
+  opensanctions: 'OpenSanctions',
+};
+const OFAC_SDN = /^us_ofac_sdn_(\d{4})_(\d{2})$/;
+
+/** A list's human name; the OFAC SDN list is dated by its publication (us_ofac_sdn_2021_07 → "OFAC SDN (USA), 07/2021"). */
+export function listaLabel(id: string): string {
+  const m = OFAC_SDN.exec(id);
+  return m ? `OFAC SDN (USA), ${m[2]}/${m[1]}` : LISTA_LABELS[id] ?? id;
+}
+
+/** Counters show states in the plural: "Aperte 113", not "Aperta 113". */
+export const MATCH_STATO_PLURALE_LABELS: Record<MatchStatus, string> = {
+  open: 'Aperte', assigned: 'Assegnate', true_match: 'Corrispondenze confermate', false_positive: 'Falsi positivi',
+};
+/** The kinds of list entries (the lists' own schema names, FollowTheMoney style). */
+export const VOCE_TIPO_LABELS: Record<string, string> = {
+  Person: 'Persona fisica', Organization: 'Organizzazione', Company: 'Società', LegalEntity: 'Persona giuridica',
+  Vessel: 'Nave', Airplane: 'Aeromobile', CryptoWallet: 'Wallet crypto', Address: 'Indirizzo', Thing: 'Altro',
+};
 export const TIPO_SOGGETTO_LABELS: Record<string, string> = { person: 'Persona fisica', company: 'Persona giuridica' };
 
 /** Messages for a refused action on a page (the API answers with the code). */

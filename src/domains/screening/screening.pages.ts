@@ -7,11 +7,12 @@ import { stateDiagramView } from '../../http/state-diagram';
 import { fieldErrors } from '../../http/validate';
 import { matchMachine } from '../../../workflows/screening/screening.machine';
 import { assignableUsers, userNames } from '../../kit/users';
+import { auditTimeline, type AuditLike } from '../../kit/timeline';
 import type { RegisterRoutes } from '../../kit/area';
 import { IMPORT_READERS, IMPORTERS, importListScope, importStatus, inImportScope, latestRun, runHistory, startImport } from './screening.imports';
 import {
   ESITO_LABELS, IMPORT_STATUS_LABELS, IMPORT_STATUS_TONES, LIST_STATUS_LABELS, MATCH_AZIONE_LABELS, MATCH_STATO_LABELS, MATCH_STATO_TONES,
-  REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
+  REJECTION_MESSAGES, RESCREEN_STATUS_LABELS, listaLabel, MATCH_STATO_PLURALE_LABELS, VOCE_TIPO_LABELS, RESCREEN_STATUS_TONES, TIPO_SOGGETTO_LABELS, TRIGGER_LABELS,
 } from './screening.labels';
 import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveMatch } from './screening.matches';
 import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
@@ -24,7 +25,7 @@ const DELETERS: Role[] = ['admin', 'co'];
 const labels = {
   stato: MATCH_STATO_LABELS, statoTone: MATCH_STATO_TONES, esito: ESITO_LABELS, tipo: TIPO_SOGGETTO_LABELS,
   importStatus: IMPORT_STATUS_LABELS, importTone: IMPORT_STATUS_TONES, listStatus: LIST_STATUS_LABELS, trigger: TRIGGER_LABELS,
-  rescreenStatus: RESCREEN_STATUS_LABELS, rescreenTone: RESCREEN_STATUS_TONES,
+  rescreenStatus: RESCREEN_STATUS_LABELS, rescreenTone: RESCREEN_STATUS_TONES, lista: listaLabel, statoPlurale: MATCH_STATO_PLURALE_LABELS, schema: VOCE_TIPO_LABELS,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
@@ -58,8 +59,11 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const diagram = await stateDiagramView(matchMachine, {
       current: d.stato, allowed: d.allowed_actions, labels: { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS }, title: 'Diagramma degli stati della corrispondenza',
     });
-    const timelineItems = d.audit.map((a: { action: string; actor: string; occurred_at: Date; seq: number | null; data: Record<string, unknown> }) => ({
-      at: a.occurred_at, actor: a.actor, title: a.seq === null ? a.action : `${a.action} (n. ${a.seq})`, text: (a.data.motivazione as string | undefined) ?? '', tone: 'blue',
+    const assignees = await tx(ctx, (trx) => userNames(trx, d.audit.map((a: AuditLike) => a.data?.assegnatario as string | undefined)));
+    const timelineItems = await tx(ctx, (trx) => auditTimeline(trx, d.audit as AuditLike[], {
+      states: MATCH_STATO_LABELS,
+      outcomes: ESITO_LABELS,
+      detail: (a) => (a.action === 'screening.match.assegna' && a.data?.assegnatario ? [`Assegnata a ${assignees[String(a.data.assegnatario)] ?? 'un utente non più attivo'}`] : []),
     }));
     const options = {
       esito: [{ value: '', label: 'Scegli…' }, ...Object.entries(ESITO_LABELS).map(([value, label]) => ({ value, label }))],

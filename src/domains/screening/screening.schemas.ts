@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MATCH_ESITI, MATCH_STATES } from '../../../workflows/screening/screening.machine';
+import { testo } from '../../http/text-field';
 import { listParamsShape } from '../../kit/list';
 import { importRunsList, matchesList } from './screening.lists';
 
@@ -8,7 +9,7 @@ const required = (max: number, msg = 'Campo obbligatorio') => text(max).min(1, m
 const optionalText = (max: number) => text(max).optional().transform((v) => (v ? v : undefined));
 
 export const subjectSchema = z.object({
-  nome: required(300, 'Indica il nome da verificare'),
+  nome: testo({ max: 300, vuoto: 'Indica il nome da verificare' }),
   tipo: z.enum(['person', 'company'], { message: 'Scegli persona fisica o giuridica' }),
   data_nascita: z.union([z.string().trim().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/, 'Data nel formato AAAA, AAAA-MM o AAAA-MM-GG'), z.literal('')]).optional().transform((v) => v || undefined),
   nazionalita: optionalText(100),
@@ -27,7 +28,7 @@ export const assignSchema = z.object({ assegnatario: z.uuid({ message: 'Assegnat
 
 export const resolveSchema = z.object({
   esito: z.enum(MATCH_ESITI, { message: 'Scegli un esito: corrispondenza confermata o falso positivo' }),
-  motivazione: required(5_000, 'Indica la motivazione'),
+  motivazione: testo({ max: 5_000, multiline: true, vuoto: 'Indica la motivazione' }),
 });
 
 const blank = z.literal('').transform(() => undefined);

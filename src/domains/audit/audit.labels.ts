@@ -1,0 +1,110 @@
+/**
+ * What every audit action means, in Italian: the one dictionary timelines and the audit view read.
+ * AuditInput.action is typed by its keys, so an action written without a label does not compile
+ * (actions built from a process's actions, such as `case.${CaseAction}`, included); a root test
+ * hook (test/helpers/hooks.ts) also fails on any action found in the test database without a label.
+ */
+export const AUDIT_ACTION_LABELS = {
+  // Sign-in and the organisation
+  'auth.login': 'Accesso',
+  'auth.logout': 'Uscita',
+  'auth.tenant_switched': 'Cambio di azienda attiva',
+  'azienda.created': 'Azienda creata',
+  'azienda.updated': 'Azienda modificata',
+  'azienda.activated': 'Azienda riattivata',
+  'azienda.deactivated': 'Azienda disattivata',
+  'utente.created': 'Utente creato',
+  'utente.updated': 'Utente modificato',
+  'utente.activated': 'Utente riattivato',
+  'utente.deactivated': 'Utente disattivato',
+  'utente.mfa_reset': 'Autenticazione a due fattori azzerata',
+  'utente.totp_enrolled': 'Autenticazione a due fattori attivata',
+  'setting.updated': 'Impostazione modificata',
+
+  // Cases
+  'case.create': 'Caso aperto',
+  'case.add-event': 'Evento aggiunto al caso',
+  'case.escalate': 'Caso escalato',
+  'case.close': 'Chiusura richiesta',
+  'case.complete-closure': 'Chiusura confermata (quattro occhi)',
+  'case.reopen': 'Caso riaperto',
+  'case.overdue': 'SLA scaduto',
+
+  // Screening
+  'screening.subject.create': 'Soggetto aggiunto allo screening',
+  'screening.subject.update': 'Soggetto dello screening aggiornato',
+  'screening.match.create': 'Corrispondenza trovata',
+  'screening.match.assegna': 'Corrispondenza assegnata',
+  'screening.match.risolvi_richiesta': 'Risoluzione richiesta',
+  'screening.match.risolvi': 'Risoluzione confermata (quattro occhi)',
+  'screening.match.elimina': 'Corrispondenza eliminata',
+  'screening.list.import': 'Lista importata',
+  'screening.import.completed': 'Importazione delle liste completata',
+  'screening.import.failed': 'Importazione delle liste non riuscita',
+  'screening.rescreen.completed': 'Nuovo screening dei clienti completato',
+  'screening.rescreen.failed': 'Nuovo screening dei clienti non riuscito',
+
+  // Onboarding
+  'onboarding.create': 'Pratica aperta',
+  'onboarding.edit': 'Modifica del cliente',
+  'onboarding.validate': 'Controllo di completezza',
+  'onboarding.screen': 'Screening dei soggetti',
+  'onboarding.screen-wallets': 'Screening dei wallet',
+  'onboarding.risk': 'Rischio calcolato',
+  'onboarding.signing': 'Cerimonia di firma preparata',
+  'onboarding.ceremony': 'Esito della cerimonia di firma',
+  'onboarding.link': 'Messaggio al cliente',
+  'onboarding.link-issued': 'Link per il cliente generato dal personale',
+  'onboarding.link-used': 'Pratica riaperta dal cliente con un link',
+  'onboarding.outcome-sent': 'Esito comunicato al cliente',
+  'onboarding.submit': 'Pratica inviata',
+  'onboarding.complete-submission': 'Dichiarazioni firmate: pratica in revisione',
+  'onboarding.approve': 'Approvazione',
+  'onboarding.complete-approval': 'Approvazione confermata (quattro occhi)',
+  'onboarding.reject': 'Pratica respinta',
+  'onboarding.request-info': 'Informazioni richieste al cliente',
+  'onboarding.expire': 'Pratica scaduta',
+  'onboarding.erase': 'Pratica cancellata',
+  'onboarding.purge': 'Dati della pratica eliminati',
+  'onboarding.wallet-verify': 'Wallet verificato',
+  'onboarding.wallet-revoke': 'Wallet revocato',
+  'onboarding.materialise': 'Cliente e rapporto creati',
+  'onboarding.wallet.verify': 'Wallet verificato',
+  'onboarding.wallet.revoke': 'Wallet revocato',
+  'onboarding.document.download': 'Documento scaricato',
+
+  // What an approved onboarding becomes
+  'anagrafe.create': 'Anagrafica creata',
+  'legame.create': 'Legame tra soggetti registrato',
+  'titolare_effettivo.create': 'Titolare effettivo registrato',
+  'rapporto.create': 'Rapporto aperto',
+  'wallet.create': 'Wallet registrato',
+  'cdd_review.create': 'Verifica periodica programmata',
+  'cdd_review.reschedule': 'Verifica periodica ripianificata',
+  'cdd_review.cancel': 'Verifica periodica annullata',
+  'cdd_review.due': 'Verifica periodica scaduta',
+
+  // Electronic signature
+  'esign.start': 'Cerimonia di firma avviata',
+  'esign.terms': 'Condizioni accettate dal firmatario',
+  'esign.present': 'Documento presentato al firmatario',
+  'esign.otp-resent': 'Codice di firma inviato di nuovo',
+  'esign.otp-failed': 'Codice di firma errato',
+  'esign.sign': 'Documento firmato',
+  'esign.expire': 'Cerimonia di firma scaduta',
+  'esign.lock': 'Cerimonia di firma bloccata',
+  'esign.cancel': 'Cerimonia di firma annullata',
+
+  // Messages
+  'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
+} as const satisfies Record<string, string>;
+
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+
+/** The actions of one family without their prefix: what a helper such as auditCase(trx, p, 'edit') may write. */
+export type AuditActionOf<P extends string> = AuditAction extends infer A ? (A extends `${P}.${infer S}` ? S : never) : never;
+
+/** The Italian label of an action; an action from before a rename (old rows) shows its identifier. */
+export const auditActionLabel = (action: string): string => (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+
+export const hasAuditActionLabel = (action: string): boolean => Object.hasOwn(AUDIT_ACTION_LABELS, action);
