@@ -68,7 +68,7 @@ describe('charts on the screening dashboard, the onboarding cases and the cases 
     const lists = chartOf(page.text, 'grafico-corrispondenze-lista');
     const count = Object.fromEntries(lists.spec.categories.map((c, i) => [c, lists.spec.series[0]!.data[i]]));
     assert.equal(count['UE, sanzioni finanziarie consolidate'], 3, 'the other tenant\'s five and the deleted match are not counted');
-    assert.equal(count['OFAC SDN, luglio 2021'], 1);
+    assert.equal(count['OFAC SDN (USA), luglio 2021'], 1);
     assert.equal(count['ONU, Consiglio di sicurezza'], 1);
     assert.equal(count['lista</script><b>x'], 1, 'an unknown list keeps its id, and the JSON gives it back intact');
     assert.equal(lists.spec.categories[0], 'UE, sanzioni finanziarie consolidate', 'the list with most matches first');

@@ -60,7 +60,7 @@ describe('browser: charts', function () {
     // The table is one click away, and passes axe too.
     await page.locator('#grafico-corrispondenze-lista summary').click();
     await page.locator('#grafico-corrispondenze-settimana summary').click();
-    await page.getByRole('rowheader', { name: 'OFAC SDN, luglio 2021' }).waitFor();
+    await page.getByRole('rowheader', { name: 'OFAC SDN (USA), luglio 2021' }).waitFor();
     assert.deepEqual(await seriousA11yViolations(page), []);
 
     await page.goto(`${env.baseUrl}/casi`);

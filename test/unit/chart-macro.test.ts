@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { jsonForScript } from '../../src/http/json-script';
 import { createViews } from '../../src/http/views';
 import { categoryChart, formatWeek, weeklyChart, weeklyTotal } from '../../src/kit/charts';
-import { listName } from '../../src/domains/screening/screening.list-names';
+import { listaLabel as listName } from '../../src/domains/screening/screening.labels';
 import { chartOf } from '../helpers/chart-seeds';
 
 const views = createViews();
@@ -57,8 +57,8 @@ describe('chart macro (views/macros/chart.njk) and its data', () => {
   });
 
   it('names a sanctions list as people know it, and keeps an unknown id', () => {
-    assert.equal(listName('us_ofac_sdn_2021_07'), 'OFAC SDN, luglio 2021');
-    assert.equal(listName('gb_hmt_sanctions'), 'Regno Unito, HM Treasury (OFSI)');
+    assert.equal(listName('us_ofac_sdn_2021_07'), 'OFAC SDN (USA), luglio 2021');
+    assert.equal(listName('gb_hmt_sanctions'), 'Regno Unito, HM Treasury');
     assert.equal(listName('nuova_lista'), 'nuova_lista');
   });
 });

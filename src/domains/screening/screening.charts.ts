@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { MatchStatus } from '../../../workflows/screening/screening.machine';
 import { countByWeek, weeklyChart, type ChartData } from '../../kit/charts';
 import { MATCH_STATO_LABELS, MATCH_STATO_TONES } from './screening.labels';
-import { listName } from './screening.list-names';
+import { listaLabel } from './screening.labels';
 
 export const CHART_WEEKS = 12;
 const STATES = Object.keys(MATCH_STATO_LABELS) as MatchStatus[];
@@ -20,7 +20,7 @@ export async function screeningCharts(trx: Knex.Transaction, codAzienda: string)
   const imported = (await trx.raw('select distinct list_name from screening_list_versions')).rows as { list_name: string }[];
   const perList = new Map<string, number>(imported.map((l) => [l.list_name, 0]));
   for (const r of counted) perList.set(r.list_name, Number(r.n));
-  const lists = [...perList].map(([id, n]) => ({ name: listName(id), n }))
+  const lists = [...perList].map(([id, n]) => ({ name: listaLabel(id), n }))
     .sort((a, b) => b.n - a.n || a.name.localeCompare(b.name, 'it'));
   return {
     overTime: weeklyChart(weekly, STATES, MATCH_STATO_LABELS, MATCH_STATO_TONES),

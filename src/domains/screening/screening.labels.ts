@@ -27,10 +27,16 @@ export const LISTA_LABELS: Record<string, string> = {
 };
 const OFAC_SDN = /^us_ofac_sdn_(\d{4})_(\d{2})$/;
 
-/** A list's human name; the OFAC SDN list is dated by its publication (us_ofac_sdn_2021_07 → "OFAC SDN (USA), 07/2021"). */
+const month = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', month: 'long', year: 'numeric' });
+
+/**
+ * A list's human name; the OFAC SDN list is imported per monthly publication and named by it
+ * (us_ofac_sdn_2021_07 → "OFAC SDN (USA), luglio 2021"). An id this does not know is shown as
+ * it is, so a new list is never hidden.
+ */
 export function listaLabel(id: string): string {
   const m = OFAC_SDN.exec(id);
-  return m ? `OFAC SDN (USA), ${m[2]}/${m[1]}` : LISTA_LABELS[id] ?? id;
+  return m ? `OFAC SDN (USA), ${month.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)))}` : LISTA_LABELS[id] ?? id;
 }
 
 /** Counters show states in the plural: "Aperte 113", not "Aperta 113". */

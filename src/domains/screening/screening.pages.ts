@@ -18,7 +18,6 @@ import { assignMatch, dashboard, deleteMatch, listMatches, matchDetail, resolveM
 import { assignSchema, historyQuery, listMatchesQuery, resolveSchema } from './screening.schemas';
 import { staff } from '../../kit/access';
 import { CHART_WEEKS, screeningCharts } from './screening.charts';
-import { listName } from './screening.list-names';
 
 /** Who may delete a match: the route admits them and the page offers the button to them only. */
 const DELETERS: Role[] = ['admin', 'co'];
@@ -116,7 +115,7 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const d = await tx(ctx, (trx) => dashboard(trx));
     const run = await tx(ctx, (trx) => latestRun(deps, trx));
     const charts = await tx(ctx, (trx) => screeningCharts(trx, tenantOf(ctx)));
-    const lists = d.lists.map((l) => ({ ...l, name: listName(l.list_name), matches: d.by_list.find((x) => x.list_name === l.list_name)?.count ?? 0 }));
+    const lists = d.lists.map((l) => ({ ...l, name: listaLabel(l.list_name), matches: d.by_list.find((x) => x.list_name === l.list_name)?.count ?? 0 }));
     render(ctx, views, 'screening/dashboard.njk', { d: { ...d, lists }, run, charts, chartWeeks: CHART_WEEKS, labels, canImport: hasRole(ctx.state.user, IMPORTERS) });
   });
 
