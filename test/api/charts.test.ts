@@ -67,13 +67,13 @@ describe('charts on the screening dashboard, the onboarding cases and the cases 
 
     const lists = chartOf(page.text, 'grafico-corrispondenze-lista');
     const count = Object.fromEntries(lists.spec.categories.map((c, i) => [c, lists.spec.series[0]!.data[i]]));
-    assert.equal(count['UE, sanzioni finanziarie consolidate'], 3, 'the other tenant\'s five and the deleted match are not counted');
+    assert.equal(count['UE, sanzioni finanziarie (FSF)'], 3, 'the other tenant\'s five and the deleted match are not counted');
     assert.equal(count['OFAC SDN (USA), luglio 2021'], 1);
     assert.equal(count['ONU, Consiglio di sicurezza'], 1);
     assert.equal(count['lista</script><b>x'], 1, 'an unknown list keeps its id, and the JSON gives it back intact');
-    assert.equal(lists.spec.categories[0], 'UE, sanzioni finanziarie consolidate', 'the list with most matches first');
+    assert.equal(lists.spec.categories[0], 'UE, sanzioni finanziarie (FSF)', 'the list with most matches first');
     assert.ok(!lists.spec.categories.some((c) => /^(eu_fsf|us_ofac_sdn_|un_sc_)/.test(c)), 'no list id where a name is known');
-    assert.deepEqual(lists.rows[0], ['UE, sanzioni finanziarie consolidate', '3']);
+    assert.deepEqual(lists.rows[0], ['UE, sanzioni finanziarie (FSF)', '3']);
 
     // The data cannot end its script element; in the table it is escaped HTML.
     assert.ok(!page.text.includes('lista</script>'));

@@ -65,8 +65,12 @@ describe('screening API', function () {
     assert.equal(stato.body.run.trigger, 'manual');
     assert.equal(stato.body.run.lists_total, 2);
     assert.equal(stato.body.run.lists_done, 2);
-    assert.equal(stato.body.run.progress.lists.un_sc_sanctions.status, 'done');
-    assert.ok(stato.body.run.progress.lists.un_sc_sanctions.added > 900);
+    // Another test file (the page catalogue) may have imported the same UN file first: then this
+    // run finds it unchanged and stores no new version.
+    const un = stato.body.run.progress.lists.un_sc_sanctions;
+    assert.ok(['done', 'unchanged'].includes(un.status), un.status);
+    if (un.status === 'done') assert.ok(un.added > 900);
+    else assert.equal(un.added ?? 0, 0);
     assert.ok(stato.body.run.workflow_url.includes(encodeURIComponent(`screening-import:${stato.body.run.id}`)));
     const storico = await viewer.get('/api/v1/screening/import/storico');
     assert.equal(storico.status, 200);
