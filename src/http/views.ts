@@ -30,8 +30,6 @@ export function createViews(): nunjucks.Environment {
     const [a, k] = kw(rest);
     return importo(v, str(k.valuta ?? a[0]) ?? 'EUR', str(k.vuoto ?? a[1]));
   });
-  // The older name of importo in euro, kept for the views that use it.
-  env.addFilter('euro', (v: unknown) => importo(v, 'EUR'));
   env.addFilter('data', (v: unknown, ...rest: unknown[]) => {
     const [a, k] = kw(rest);
     return data(v, str(k.vuoto ?? a[0]));

@@ -26,7 +26,7 @@ describe('Italian formatting filters', () => {
     assert.equal(nb(importo('1000')), '1.000,00 €');
     assert.equal(nb(importo(1234.5, 'USD')), '1.234,50 USD');
     assert.equal(importo(null), '—');
-    assert.equal(render('{{ v | importo }} / {{ v | importo("CHF") }} / {{ v | euro }}', { v: 99 }), '99,00 € / 99,00 CHF / 99,00 €');
+    assert.equal(render('{{ v | importo }} / {{ v | importo("CHF") }}', { v: 99 }), '99,00 € / 99,00 CHF');
   });
 
   it('data shows dd/mm/yyyy in Europe/Rome and never moves a date-only value to another day', () => {

@@ -54,15 +54,17 @@ export const registerScreeningPages: RegisterRoutes = (router, { deps, views }) 
     const d = await matchDetail(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!);
     const tenant = tenantOf(ctx);
     const users = await tx(ctx, (trx) => assignableUsers(trx, tenant));
-    const names = await tx(ctx, (trx) => userNames(trx, [d.assegnatario, d.resolution_requested_by, d.resolved_by]));
+    // One lookup for the people on the match and the assignees its timeline names.
+    const names = await tx(ctx, (trx) => userNames(trx, [
+      d.assegnatario, d.resolution_requested_by, d.resolved_by, ...d.audit.map((a: AuditLike) => a.data?.assegnatario as string | undefined),
+    ]));
     const diagram = await stateDiagramView(matchMachine, {
       current: d.stato, allowed: d.allowed_actions, labels: { states: MATCH_STATO_LABELS, actions: MATCH_AZIONE_LABELS }, title: 'Diagramma degli stati della corrispondenza',
     });
-    const assignees = await tx(ctx, (trx) => userNames(trx, d.audit.map((a: AuditLike) => a.data?.assegnatario as string | undefined)));
     const timelineItems = await tx(ctx, (trx) => auditTimeline(trx, d.audit as AuditLike[], {
       states: MATCH_STATO_LABELS,
       outcomes: ESITO_LABELS,
-      detail: (a) => (a.action === 'screening.match.assegna' && a.data?.assegnatario ? [`Assegnata a ${assignees[String(a.data.assegnatario)] ?? 'un utente non più attivo'}`] : []),
+      detail: (a) => (a.action === 'screening.match.assegna' && a.data?.assegnatario ? [`Assegnata a ${names[String(a.data.assegnatario)] ?? 'un utente non più attivo'}`] : []),
     }));
     const options = {
       esito: [{ value: '', label: 'Scegli…' }, ...Object.entries(ESITO_LABELS).map(([value, label]) => ({ value, label }))],
