@@ -197,7 +197,8 @@ describe('records API: customers, relationships, links, owners, documents', func
     assert.deepEqual([pct.status, problemPaths(pct)], [422, ['percentuale']]);
     const dates = await analyst.post('/api/legami', { cod_anagrafe_da: alfa, cod_anagrafe_a: mario, tipo: 'socio', dal: '2026-01-01', al: '2025-01-01' });
     assert.deepEqual([dates.status, problemPaths(dates)], [422, ['al']]);
-    const cross = await outsider.post('/api/legami', { cod_anagrafe_da: alfa, cod_anagrafe_a: mario, tipo: 'socio' });
+    // Codes are per tenant: ours that the other tenant does not have (its own ANA-000001 is its own subject).
+    const cross = await outsider.post('/api/legami', { cod_anagrafe_da: alfa, cod_anagrafe_a: giulia, tipo: 'socio' });
     assert.equal(cross.status, 422);
     assert.deepEqual(problemPaths(cross).sort(), ['cod_anagrafe_a', 'cod_anagrafe_da']);
     const control = await analyst.post('/api/legami', { cod_anagrafe_da: alfa, cod_anagrafe_a: mario, tipo: 'socio', tipo_controllo: 'controllo' });
@@ -243,7 +244,7 @@ describe('records API: customers, relationships, links, owners, documents', func
     assert.deepEqual([noNumber.status, problemPaths(noNumber)], [422, ['numero']]);
     const badDate = await analyst.post('/api/documenti', { cod_anagrafe: mario, tipo: 'statuto', data_rilascio: '2020-02-30' });
     assert.deepEqual([badDate.status, problemPaths(badDate)], [422, ['data_rilascio']]);
-    const cross = await outsider.post('/api/documenti', { cod_anagrafe: mario, tipo: 'statuto' });
+    const cross = await outsider.post('/api/documenti', { cod_anagrafe: alfa, tipo: 'statuto' });
     assert.deepEqual([cross.status, problemPaths(cross)], [422, ['cod_anagrafe']]);
 
     const list = await viewer.get(`/api/documenti?cod_anagrafe=${mario}&sort=data_scadenza`);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { projectRoot } from '../../config';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
+import { normaliseTaxId } from './tax-id';
 import { customersList, documentsList, linksList, ownersList, relationshipsList } from './records.lists';
 import {
   CLASSI_RISCHIO, FONTI, RUOLI_RAPPORTO, STATI_ANAGRAFE, STATI_DOCUMENTO, STATI_RAPPORTO, TIPI_CONTROLLO, TIPI_DOCUMENTO, TIPI_LEGAME,
@@ -18,10 +19,12 @@ const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefi
 const country = (message = 'Indica un paese valido (codice ISO a due lettere, es. IT)') =>
   z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || undefined : v), z.string().refine((c) => ISO2.has(c), message).optional());
 const isoDate = (message = 'Data non valida (AAAA-MM-GG)') =>
-  z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, message).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), message).optional());
+  z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message, abort: true }).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), message).optional());
 const pastDate = (message: string) => isoDate().refine((d) => d === undefined || Date.parse(`${d}T00:00:00Z`) <= Date.now(), message);
 const code = (message: string) => z.string({ message }).trim().min(1, message).max(64, message);
-const taxId = (max: number) => z.preprocess(blank, z.string().trim().max(max, `Massimo ${max} caratteri`).optional());
+/** A tax id as typed: spaces, dots and dashes go before its length is checked (its check characters are the command's). */
+const taxId = (max: number) => z.preprocess((v) => (typeof v === 'string' ? normaliseTaxId(v) || undefined : v),
+  z.string().max(max, `Massimo ${max} caratteri`).optional());
 const enumOf = <T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { message });
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
   z.preprocess(blank, z.enum(values, { message }).optional());

@@ -56,9 +56,12 @@ export const listUbo = async (deps: Deps, codAzienda: string, user: SessionUser,
 /** The customer file: the record and its graph in one transaction (the relation mappings of Customer). */
 export async function customerFile(deps: Deps, codAzienda: string, user: SessionUser, cod: string) {
   return tx(deps, codAzienda, user)(async (trx) => {
-    const found = await Customer.of(trx).findById([codAzienda, cod])
-      .withGraphFetched('[rapporti, legami_uscenti.a, legami_entranti.da, titolari.a, documenti, versioni]');
+    const found = await Customer.of(trx).findById([codAzienda, cod]);
     if (!found) throw notFound('Soggetto', 'm');
+    // One relation after the other: a transaction is one connection, which runs one query at a time.
+    for (const relation of ['rapporti', 'legami_uscenti.a', 'legami_entranti.da', 'titolari.a', 'documenti', 'versioni']) {
+      await found.$fetchGraph(relation, { transaction: trx });
+    }
     const { rapporti = [], legami_uscenti = [], legami_entranti = [], titolari = [], documenti = [], versioni = [], ...record } = found.toJSON() as unknown as Customer & Obj;
     const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
     return json({
