@@ -354,6 +354,16 @@ describe('records API: customers, relationships, links, owners, documents', func
     const link = await analyst.post('/api/legami', { cod_anagrafe_da: alfa, cod_anagrafe_a: giulia, tipo: 'altro' });
     assert.deepEqual([link.status, problemPaths(link)], [422, ['cod_anagrafe_a']], 'a deleted subject takes no new links');
     assert.deepEqual((await viewer.get('/api/anagrafe?stato=eliminato')).body.items.map((i: { cod_anagrafe: string }) => i.cod_anagrafe), [giulia]);
+    const recreate = await analyst.post('/api/anagrafe', person({ nome: 'Giulia', cognome: 'Verdi', codice_fiscale: CF_GIULIA }));
+    assert.deepEqual([recreate.status, recreate.body.cod_anagrafe], [409, giulia], 'the deleted record keeps its tax key');
+
+    // She comes back through onboarding: the same record, active again, with its history.
+    const back = await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) =>
+      createOrMatchCustomer(trx, tenant, 'test', { tipo_soggetto: 'persona_fisica', nome: 'Giulia', cognome: 'Verdi', codice_fiscale: CF_GIULIA }));
+    assert.deepEqual(back, { codAnagrafe: giulia, created: false });
+    const active = await viewer.get(`/api/anagrafe/${giulia}`);
+    assert.deepEqual([active.body.stato, active.body.eliminato_at, active.body.versioni.map((v: { operazione: string }) => v.operazione)],
+      ['attivo', null, ['update', 'delete', 'update', 'create']]);
 
     assert.equal((await verifyAuditChain(env.ownerDb, tenant)).ok, true);
   });
