@@ -21,10 +21,11 @@ const country = (message = 'Indica un paese valido (codice ISO a due lettere, es
 const isoDate = (message = 'Data non valida (AAAA-MM-GG)') =>
   z.preprocess(blank, z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { message, abort: true }).refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), message).optional());
 const pastDate = (message: string) => isoDate().refine((d) => d === undefined || Date.parse(`${d}T00:00:00Z`) <= Date.now(), message);
-const code = (message: string) => z.string({ message }).trim().min(1, message).max(64, message);
+/** A record's code (ANA-000001, RAP-000001): letters, digits, dots, dashes, underscores. */
+const code = (message: string) => z.string({ message }).trim().min(1, message).max(64, message).regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, message);
 /** A tax id as typed: spaces, dots and dashes go before its length is checked (its check characters are the command's). */
 const taxId = (max: number) => z.preprocess((v) => (typeof v === 'string' ? normaliseTaxId(v) || undefined : v),
-  z.string().max(max, `Massimo ${max} caratteri`).optional());
+  z.string().max(max, `Massimo ${max} caratteri`).regex(/^[A-Z0-9]+$/, 'Usa solo lettere e cifre').optional());
 const enumOf = <T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { message });
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
   z.preprocess(blank, z.enum(values, { message }).optional());
@@ -116,7 +117,7 @@ export const createRapportoSchema = z.object({
 export const listRapportiQuery = z.object({
   cod_anagrafe: z.preprocess(blank, code('Codice non valido').optional()),
   stato: optionalEnum(STATI_RAPPORTO, 'Stato non valido'),
-  tipo: z.preprocess(blank, z.string().trim().max(100).optional()),
+  tipo: testoOpzionale({ max: 100 }),
   ...listParamsShape(relationshipsList),
 });
 
