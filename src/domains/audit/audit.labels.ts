@@ -84,6 +84,9 @@ export const AUDIT_ACTION_LABELS = {
   'cdd_review.cancel': 'Verifica periodica annullata',
   'cdd_review.due': 'Verifica periodica scaduta',
 
+  // Movements (one event per request or import batch, with its counts)
+  'movimenti.insert': 'Movimenti registrati',
+
   // Electronic signature
   'esign.start': 'Cerimonia di firma avviata',
   'esign.terms': 'Condizioni accettate dal firmatario',
