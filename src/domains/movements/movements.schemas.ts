@@ -10,8 +10,11 @@ export const MAX_MOVEMENTS_PER_REQUEST = 1_000;
 /** The months the table can hold (the migration's CHECK on data_operazione). */
 const FIRST_DAY = '2000-01-01';
 const LAST_DAY = '2099-12-31';
-/** Largest amount numeric(18, 2) holds, with room for the cents. */
-const MAX_AMOUNT = 9_999_999_999_999_999.99;
+/**
+ * Largest amount accepted: a thousand billion. The column (numeric(18, 2)) holds more, but amounts
+ * travel as JavaScript numbers, whose cents are exact only below about 9 * 10^13.
+ */
+const MAX_AMOUNT = 1_000_000_000_000;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDate = (s: string) => {
