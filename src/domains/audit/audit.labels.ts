@@ -84,6 +84,12 @@ export const AUDIT_ACTION_LABELS = {
   'cdd_review.cancel': 'Verifica periodica annullata',
   'cdd_review.due': 'Verifica periodica scaduta',
 
+  // Customer registry (records)
+  'anagrafe.update': 'Anagrafica modificata',
+  'anagrafe.delete': 'Anagrafica eliminata (dati conservati)',
+  'rapporto.soggetto': 'Soggetto collegato al rapporto',
+  'documento.create': 'Documento registrato',
+
   // Movements (one event per request or import batch, with its counts)
   'movimenti.insert': 'Movimenti registrati',
 
