@@ -91,6 +91,9 @@ export const AUDIT_ACTION_LABELS = {
   'rapporto.close': 'Rapporto chiuso',
   'documento.create': 'Documento registrato',
 
+  // Movements (one event per request or import batch, with its counts)
+  'movimenti.insert': 'Movimenti registrati',
+
   // Electronic signature
   'esign.start': 'Cerimonia di firma avviata',
   'esign.terms': 'Condizioni accettate dal firmatario',
