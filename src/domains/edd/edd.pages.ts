@@ -74,9 +74,7 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     // An unticked checkbox group sends nothing: for this form that is an empty choice, not "use the defaults".
     const body = { motivi: '', misure: '', ...formBody(ctx) };
     const parsed = createEddSchema.safeParse(body);
-    const errors = parsed.success ? {} : fieldErrors(parsed.error);
-    if (parsed.success && !parsed.data.motivi?.length) errors.motivi = 'Indica almeno un motivo della verifica rafforzata';
-    if (!parsed.success || Object.keys(errors).length) return renderNew(ctx, body, errors, 422);
+    if (!parsed.success) return renderNew(ctx, body, fieldErrors(parsed.error), 422);
     let eddId: string;
     try {
       ({ eddId } = await openEddCase(deps, {

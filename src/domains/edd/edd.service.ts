@@ -54,7 +54,7 @@ export interface OpenEddRequest {
   codAzienda: string;
   actor: MachineActor;
   codAnagrafe: string;
-  /** Omitted or empty: read from the customer (PEP, high-risk country, high risk class). */
+  /** Omitted: read from the customer (PEP, high-risk country, high risk class); empty is refused. */
   motivi?: EddMotivo[];
   descrizione?: string;
   /** The CDD task that required the case. */
@@ -75,7 +75,8 @@ export async function openEddCase(deps: Deps, r: OpenEddRequest) {
     return customerOf(trx, r.codAzienda, r.codAnagrafe);
   });
   if (!customer) throw new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
-  const motivi = r.motivi?.length ? [...new Set(r.motivi)] : motiviForCustomer(customer);
+  if (r.motivi && !r.motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Indica almeno un motivo della verifica rafforzata' }]);
+  const motivi = r.motivi ? [...new Set(r.motivi)] : motiviForCustomer(customer);
   if (!motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Il cliente non presenta motivi di verifica rafforzata: indicane almeno uno' }]);
   const proposed = standardStepsFor(motivi);
   const kept = r.misure ? proposed.filter((s) => r.misure!.includes(s.tipo)) : proposed;
