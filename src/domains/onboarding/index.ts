@@ -1,5 +1,4 @@
 // The onboarding area's public surface.
 export { customerSessionMiddleware } from './onboarding.session';
-// Progressive codes and the EU high-risk third countries, until the records area owns them (issue 11).
-export { nextCode, type Serie } from './onboarding.records';
+// The EU high-risk third countries (Delegated Regulation (EU) 2016/1675): the EDD reasons read them.
 export { EU_HIGH_RISK, EU_HIGH_RISK_AS_OF } from './countries';
