@@ -36,7 +36,7 @@ describe('browser: an EDD case for a PEP, approved by a second compliance office
     await page.getByRole('button', { name: 'Carica il cliente' }).click();
     await page.waitForSelector('[data-customer]');
     assert.equal(await page.locator('input[name="motivi"][value="pep"]').isChecked(), true, 'a PEP: the reason is proposed');
-    const proposed = await page.locator('input[name="misure"]:checked').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+    const proposed = await page.locator('input[name="misure"]:checked').evaluateAll((els) => els.map((e) => e.getAttribute('value')));
     assert.deepEqual(proposed, ['origine_fondi', 'origine_patrimonio', 'approvazione_alta_direzione', 'monitoraggio_rafforzato'], 'art. 25 c. 4 measures for a PEP');
     await screenshot(page, 'edd-01-nuova');
     await expectAccessible(page, 'new EDD form');

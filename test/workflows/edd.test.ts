@@ -35,6 +35,7 @@ describe('EDD workflow (dev server)', function () {
     ])).map(actorOf);
     await env.ownerDb('anagrafe').insert([
       { cod_azienda: tenant, cod_anagrafe: 'ANA-PEP', tipo_soggetto: 'persona_fisica', denominazione: 'Giulia Verdi', pep: true, classe_rischio: 'alto', nazionalita: 'IT', paese_residenza: 'IT', created_by: 'test' },
+      { cod_azienda: tenant, cod_anagrafe: 'ANA-DEL', tipo_soggetto: 'persona_fisica', denominazione: 'Cliente eliminato', pep: true, stato: 'eliminato', eliminato_at: new Date(), eliminato_da: 'test', created_by: 'test' },
       { cod_azienda: tenant, cod_anagrafe: 'ANA-LOW', tipo_soggetto: 'persona_fisica', denominazione: 'Luca Neri', pep: false, classe_rischio: 'basso', nazionalita: 'IT', paese_residenza: 'IT', created_by: 'test' },
     ]);
   });
@@ -64,11 +65,13 @@ describe('EDD workflow (dev server)', function () {
     assert.deepEqual(desc.searchAttributes.RecordType, ['edd']);
   });
 
-  it('refuses a customer without reasons unless one is given', async () => {
+  it('refuses a customer without reasons unless one is given, an unknown one and a deleted one', async () => {
     await assert.rejects(openEddCase(env.deps, { codAzienda: tenant, actor: analyst, codAnagrafe: 'ANA-LOW' }), (err: { status?: number; errors?: { path: string }[] }) =>
       err.status === 422 && err.errors?.[0]?.path === 'motivi');
     await assert.rejects(openEddCase(env.deps, { codAzienda: tenant, actor: analyst, codAnagrafe: 'ANA-NONE', motivi: ['altro'] }), (err: { status?: number; errors?: { path: string }[] }) =>
       err.status === 422 && err.errors?.[0]?.path === 'cod_anagrafe');
+    await assert.rejects(openEddCase(env.deps, { codAzienda: tenant, actor: analyst, codAnagrafe: 'ANA-DEL' }), (err: { status?: number; errors?: { message: string }[] }) =>
+      err.status === 422 && /eliminato/.test(err.errors?.[0]?.message ?? ''));
   });
 
   it('walks steps → approva refused while a step is open → pending → four-eyes → respingi → approved → closed', async () => {
@@ -99,6 +102,10 @@ describe('EDD workflow (dev server)', function () {
     const pending = await send(eddId, co, { action: 'approva' });
     assert.equal(pending.state.status, 'pending_supervisor');
     assert.equal(pending.record?.submitted_by, co.id);
+    const toApprove = await env.ownerDb('notifications').where({ entity_type: 'edd', entity_id: eddId, tipo: 'edd_da_approvare' });
+    assert.deepEqual(toApprove.map((n) => n.cod_utente), [co2.id], 'every other compliance officer is told, never the submitter');
+    assert.equal(toApprove[0].link, `/edd/${eddId}`);
+    assert.ok(await env.ownerDb('outbox_messages').where({ dedup_key: `notification:${toApprove[0].id}` }).first(), 'with its e-mail in the outbox');
 
     assert.equal((await rejection(send(eddId, analyst, { action: 'aggiungi-step', step: { id: randomUUID(), tipo: 'altro', titolo: 'Tardiva', descrizione: '' } }))).type, 'INVALID_TRANSITION', 'steps are frozen while a supervisor looks');
     assert.equal((await rejection(send(eddId, co, { action: 'approva-supervisore' }))).type, 'FOUR_EYES_REQUIRED', 'the submitter cannot approve');
@@ -109,6 +116,8 @@ describe('EDD workflow (dev server)', function () {
     assert.equal(back.state.status, 'open');
     assert.equal(back.record?.submitted_by, null);
     assert.equal(back.record?.motivo_respingimento, 'Manca l\'estratto conto del rogito');
+    const rejected = await env.ownerDb('notifications').where({ entity_type: 'edd', entity_id: eddId, tipo: 'edd_respinta' });
+    assert.deepEqual(rejected.map((n) => n.cod_utente), [co.id], 'the submitter hears of the rejection');
 
     // Submitted again by the analyst: now the first compliance officer may approve.
     await send(eddId, analyst, { action: 'approva' });

@@ -46,12 +46,12 @@ export async function auditOf(trx: Knex.Transaction, codAzienda: string, eddId: 
 
 export interface EddCustomer {
   cod_anagrafe: string; denominazione: string; tipo_soggetto: string; pep: boolean; classe_rischio: string | null;
-  nazionalita: string | null; paese_residenza: string | null;
+  nazionalita: string | null; paese_residenza: string | null; stato: string;
 }
 
 export async function customerOf(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string): Promise<EddCustomer | undefined> {
   return trx('anagrafe').where({ cod_azienda: codAzienda, cod_anagrafe: codAnagrafe })
-    .first('cod_anagrafe', 'denominazione', 'tipo_soggetto', 'pep', 'classe_rischio', 'nazionalita', 'paese_residenza');
+    .first('cod_anagrafe', 'denominazione', 'tipo_soggetto', 'pep', 'classe_rischio', 'nazionalita', 'paese_residenza', 'stato');
 }
 
 /** Customer names of a page of cases, in one query. */

@@ -75,6 +75,8 @@ export async function openEddCase(deps: Deps, r: OpenEddRequest) {
     return customerOf(trx, r.codAzienda, r.codAnagrafe);
   });
   if (!customer) throw new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
+  // A deleted record is kept only for the retention period: no new due diligence on it.
+  if (customer.stato === 'eliminato') throw new ValidationError([{ path: 'cod_anagrafe', message: 'Il cliente è stato eliminato: non si apre una verifica rafforzata' }]);
   if (r.motivi && !r.motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Indica almeno un motivo della verifica rafforzata' }]);
   const motivi = r.motivi ? [...new Set(r.motivi)] : motiviForCustomer(customer);
   if (!motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Il cliente non presenta motivi di verifica rafforzata: indicane almeno uno' }]);
