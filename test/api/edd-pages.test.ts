@@ -238,6 +238,18 @@ describe('EDD pages and API', function () {
     assert.equal((await analyst.post(`/api/edd/${id}/step/${added.body.step.id}/completa`, { esito: 'Attivato' })).status, 200);
 
     assert.equal((await co1.post(`/api/edd/${id}/approva`, {})).status, 200);
+    // Waiting for a supervisor: the other officer's list and home show it, the submitter's do not.
+    const tileCount = async (c: TestClient) => {
+      const home = (await c.get('/', html)).text;
+      const m = /data-home-tile="edd:four-eyes"[\s\S]*?data-count="(\d+)"/.exec(home);
+      return m ? Number(m[1]) : null;
+    };
+    assert.equal(await tileCount(co2), 1);
+    assert.equal(await tileCount(co1), 0, 'never what one submitted');
+    assert.equal(await tileCount(analyst), null, 'approvals are a compliance officer\'s');
+    assert.deepEqual((await co2.get('/api/edd?da_approvare=true')).body.items.map((e: { id: string }) => e.id), [id]);
+    assert.equal((await co1.get('/api/edd?da_approvare=true')).body.total, 0);
+    assert.match((await co2.get('/edd?da_approvare=true', html)).text, new RegExp(id));
     const self = await co1.post(`/api/edd/${id}/approva-supervisore`, {});
     assert.equal(self.status, 403);
     assert.equal(self.body.code, 'FOUR_EYES_REQUIRED');

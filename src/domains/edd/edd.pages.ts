@@ -46,10 +46,13 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     const q = parsed.success ? parsed.data : listEddQuery.parse({});
     const tenant = tenantOf(ctx);
     const { result, customers, counts } = await tx(ctx, async (trx) => {
-      const page = await listEdd(trx, tenant, q);
+      const page = await listEdd(trx, tenant, q, ctx.state.user!.cod_utente);
       return { result: page, customers: await customerNames(trx, tenant, page.items.map((e) => e.cod_anagrafe)), counts: await stepCounts(trx, page.items.map((e) => e.id)) };
     });
-    const filters = { q: q.q ?? '', stato: q.stato ?? '', motivo: q.motivo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti), sort: q.sort };
+    const filters = {
+      q: q.q ?? '', stato: q.stato ?? '', motivo: q.motivo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti),
+      da_approvare: q.da_approvare ? 'true' : '', sort: q.sort,
+    };
     render(ctx, views, 'edd/list.njk', { result, customers, counts, filters, labels, canCreate: hasRole(ctx.state.user, writers), invalid: !parsed.success }, { fragment: 'edd/_table.njk' });
   });
 

@@ -21,8 +21,10 @@ export const stepColumns = (db: Knex) => [
   'stato', 'esito', 'riferimento_evidenza', 'completed_by', 'completed_at', 'created_by', 'created_at',
 ];
 
-export function listEdd(trx: Knex.Transaction, codAzienda: string, q: ListEddQuery) {
-  return runList<EddRow>(trx, eddList, tenantScope(codAzienda), q);
+/** The EDD list; `da_approvare=true` becomes the caller's id (`me`, their cod_utente). */
+export function listEdd(trx: Knex.Transaction, codAzienda: string, q: ListEddQuery, me: string) {
+  const { da_approvare: daApprovare, ...rest } = q;
+  return runList<EddRow>(trx, eddList, tenantScope(codAzienda), { ...rest, ...(daApprovare ? { approvabile_da: me } : {}) });
 }
 
 export async function getEdd(trx: Knex.Transaction, id: string): Promise<EddRow | undefined> {

@@ -49,6 +49,8 @@ export const listEddQuery = z.object({
   motivo: z.enum(EDD_MOTIVI).optional().or(empty),
   cod_anagrafe: z.string().trim().max(64).optional().or(empty),
   aperti: bool.optional().or(empty),
+  /** Only the cases waiting for the caller's approval (four-eyes: not those they submitted). */
+  da_approvare: bool.optional().or(empty),
   q: z.string().trim().max(200).optional(),
   ...listParamsShape(eddList),
 });
