@@ -232,9 +232,13 @@ describe('EDD pages and API', function () {
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.step.stato, 'completato');
     }
-    const added = await analyst.post(`/api/edd/${id}/step`, { tipo: 'monitoraggio_rafforzato', titolo: 'Soglie ridotte per sei mesi' });
+    const added = await analyst.post(`/api/edd/${id}/step`, { tipo: 'monitoraggio_rafforzato', titolo: 'Soglie ridotte per sei mesi', scadenza: '2020-01-31' });
     assert.equal(added.status, 201, added.text);
     assert.equal(added.body.step.ordine, 8);
+    assert.equal(added.body.step.scadenza, '2020-01-31');
+    const late = await analyst.get(`/edd/${id}`, html);
+    assert.match(late.text, new RegExp(`data-step="${added.body.step.id}"[\\s\\S]*?31/01/2020[\\s\\S]*?data-step-late`), 'an open measure past its due date says so');
+    assert.equal((late.text.match(/data-step-late/g) ?? []).length, 1);
     assert.equal((await analyst.post(`/api/edd/${id}/step/${added.body.step.id}/completa`, { esito: 'Attivato' })).status, 200);
 
     assert.equal((await co1.post(`/api/edd/${id}/approva`, {})).status, 200);

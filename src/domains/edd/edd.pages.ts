@@ -12,6 +12,7 @@ import { rolesFor } from '../../kit/process';
 import { newRecordId } from '../../kit/request-context';
 import { STAFF_READ } from '../../kit/roles';
 import { assignableUsers, userNames } from '../../kit/users';
+import { todayInRome } from '../records';
 import { EDD_MOTIVI, EDD_STEP_TIPI, type EddTransitionArgs } from '../../../workflows/edd/edd.contract';
 import { eddMachine, type EddAction } from '../../../workflows/edd/edd.machine';
 import {
@@ -62,8 +63,9 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     if (cod && !customer && !errors.cod_anagrafe) errors = { ...errors, cod_anagrafe: 'Cliente non trovato in anagrafe' };
     // First visit for a customer: its own reasons ticked and the measures they call for; after a post, what was sent.
     const posted = status !== 200;
-    const motivi = posted ? asList(values.motivi) : customer ? motiviForCustomer(customer) : [];
-    const misure = posted ? asList(values.misure) : standardStepsFor(motivi as never).map((s) => s.tipo);
+    const proposed = customer ? motiviForCustomer(customer) : [];
+    const motivi = posted ? asList(values.motivi) : proposed;
+    const misure = posted ? asList(values.misure) : standardStepsFor(proposed).map((s) => s.tipo);
     render(ctx, views, 'edd/new.njk', {
       values: { ...values, cod_anagrafe: cod }, errors, customer, motivi, misure, labels,
       motiviOptions: EDD_MOTIVI.map((m) => ({ value: m, label: MOTIVO_LABELS[m] })),
@@ -102,12 +104,15 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
       current: d.stato, allowed: d.allowed_actions, labels: { states: STATO_LABELS, actions: AZIONE_LABELS }, title: 'Diagramma degli stati della verifica rafforzata',
     });
     const openSteps = d.steps.filter((s) => s.stato === 'aperto').length;
+    // An open measure past its due date (calendar dates compared in Rome, as the page shows them).
+    const today = todayInRome();
+    const lateSteps = d.steps.filter((s) => s.stato === 'aperto' && s.scadenza && String(s.scadenza) < today).map((s) => s.id);
     const options = {
       tipo: opts(EDD_STEP_TIPI, STEP_TIPO_LABELS, 'Scegli…'),
       assegnatario: [{ value: '', label: 'Nessuno' }, ...users.map((u: { cod_utente: string; nome: string; cognome: string; username: string }) => ({ value: u.cod_utente, label: `${u.cognome} ${u.nome} (${u.username})` }))],
     };
     render(ctx, views, 'edd/detail.njk', {
-      e: d, steps: d.steps, customer: d.customer, allowed: d.allowed_actions, openSteps, diagram, timelineItems, names, labels, options,
+      e: d, steps: d.steps, customer: d.customer, allowed: d.allowed_actions, openSteps, lateSteps, diagram, timelineItems, names, labels, options,
       workflow: d.workflow, problem: problem ?? null, me: ctx.state.user!.cod_utente,
     }, { status });
   };
