@@ -31,6 +31,7 @@ describe('browser: an EDD case for a PEP, approved by a second compliance office
     await signInWithTotp(page, env.baseUrl, analyst);
     await page.getByRole('link', { name: 'Verifica rafforzata' }).first().click();
     await page.waitForURL(/\/edd$/);
+    await expectAccessible(page, 'EDD list');
     await page.getByRole('link', { name: 'Nuova verifica rafforzata' }).click();
     await page.getByLabel('Codice anagrafe del cliente').fill('ANA-000001');
     await page.getByRole('button', { name: 'Carica il cliente' }).click();
