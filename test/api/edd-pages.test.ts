@@ -74,6 +74,7 @@ describe('EDD pages and API', function () {
     const noMeasure = await analyst.submitForm('/edd/nuovo', { cod_anagrafe: 'ANA-000001', motivi: 'pep' }, '/edd/nuovo?cod_anagrafe=ANA-000001');
     assert.equal(noMeasure.status, 422);
     assert.match(noMeasure.text, /id="misure-err"[^>]*>Scegli almeno una misura/);
+    assert.match(noMeasure.text, /name="misure" value="approvazione_alta_direzione" checked/, 'the measures of the ticked reasons are proposed');
     const badReason = await analyst.submitForm('/edd/nuovo', { cod_anagrafe: 'ANA-000001', motivi: 'simpatia', misure: 'origine_fondi' }, '/edd/nuovo?cod_anagrafe=ANA-000001');
     assert.equal(badReason.status, 422);
     const crossTenant = await analyst.submitForm('/edd/nuovo', { cod_anagrafe: 'ANA-000009', motivi: 'pep', misure: 'origine_fondi' }, '/edd/nuovo');

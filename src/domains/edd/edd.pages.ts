@@ -13,7 +13,7 @@ import { newRecordId } from '../../kit/request-context';
 import { STAFF_READ } from '../../kit/roles';
 import { assignableUsers, userNames } from '../../kit/users';
 import { todayInRome } from '../records';
-import { EDD_MOTIVI, EDD_STEP_TIPI, type EddTransitionArgs } from '../../../workflows/edd/edd.contract';
+import { EDD_MOTIVI, EDD_STEP_TIPI, type EddMotivo, type EddTransitionArgs } from '../../../workflows/edd/edd.contract';
 import { eddMachine, type EddAction } from '../../../workflows/edd/edd.machine';
 import {
   AZIONE_LABELS, CLASSE_RISCHIO_LABELS, MOTIVO_LABELS, REJECTION_MESSAGES, STATO_LABELS, STATO_TONES, STEP_STATO_LABELS, STEP_STATO_TONES, STEP_TIPO_LABELS,
@@ -65,7 +65,10 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     const posted = status !== 200;
     const proposed = customer ? motiviForCustomer(customer) : [];
     const motivi = posted ? asList(values.motivi) : proposed;
-    const misure = posted ? asList(values.misure) : standardStepsFor(proposed).map((s) => s.tipo);
+    // Reasons ticked but no measure: propose the measures of those reasons (the page has no script to do it as they are ticked).
+    const known = motivi.filter((m): m is EddMotivo => (EDD_MOTIVI as readonly string[]).includes(m));
+    const sentMisure = posted ? asList(values.misure) : [];
+    const misure = sentMisure.length ? sentMisure : standardStepsFor(known).map((s) => s.tipo);
     render(ctx, views, 'edd/new.njk', {
       values: { ...values, cod_anagrafe: cod }, errors, customer, motivi, misure, labels,
       motiviOptions: EDD_MOTIVI.map((m) => ({ value: m, label: MOTIVO_LABELS[m] })),
