@@ -125,7 +125,8 @@ export function createEddActivities(deps: ActivityDeps, m: Messaging = messaging
         const [record] = await trx('edd_casi').where({ id: p.eddId }).update({ stato: p.to, updated_at: now, ...casePatch(p, now) }).returning('*');
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: `edd.${p.action}`, entityType: 'edd', entityId: p.eddId,
-          data: { from: p.from, to: p.to, transition_id: p.transitionId, ...(p.reason ? { reason: p.reason } : {}), ...stepData },
+          // A closing note is a note, not a reason: the timeline says "Nota".
+          data: { from: p.from, to: p.to, transition_id: p.transitionId, ...(p.reason ? { [p.action === 'chiudi' ? 'note' : 'reason']: p.reason } : {}), ...stepData },
         });
         // Read before the patch: a rejection clears the submitter it tells.
         const notice = await notificationFor(trx, p, current);

@@ -169,6 +169,7 @@ describe('EDD pages and API', function () {
     assert.match(final.text, /data-no-actions/);
     assert.match(final.text, /Verifica rafforzata approvata \(quattro occhi\)/, 'the timeline tells the approval');
     assert.match(final.text, /Manca l&#39;estratto conto|Manca l'estratto conto/);
+    assert.match(final.text, /Nota: Monitoraggio rafforzato attivo/, 'the closing note, as a note');
 
     // Another tenant: every page and action is a 404.
     assert.equal((await outsider.get(path, html)).status, 404);
