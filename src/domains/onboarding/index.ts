@@ -1,2 +1,4 @@
 // The onboarding area's public surface.
 export { customerSessionMiddleware } from './onboarding.session';
+// The EU high-risk third countries (Delegated Regulation (EU) 2016/1675): the EDD reasons read them.
+export { EU_HIGH_RISK, EU_HIGH_RISK_AS_OF } from './countries';
