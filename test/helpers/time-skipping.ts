@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -105,6 +106,8 @@ export function useTimeSkippingSuite(options: TimeSkippingSuiteOptions) {
     if (current) throw new Error('one run per test');
     const e = env;
     const abort = new AbortController();
+    // The client adds a listener per call and never removes it; the signal lives for one test.
+    setMaxListeners(0, abort.signal);
     const started = new Set<string>();
     const guard = () => { if (abort.signal.aborted) throw new Error('the test is over'); };
     const client = new Client({
