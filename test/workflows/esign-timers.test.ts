@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { WithStartWorkflowOperation } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startTimeSkippingEnv } from '../helpers/time-skipping';
-import { Worker } from '@temporalio/worker';
+import { useTimeSkippingSuite, type TimeSkippingTest } from '../helpers/time-skipping';
 import {
   createCeremonyUpdate, ESIGN_WORKFLOW_TYPE, esignStateQuery, esignTransitionUpdate, esignWorkflowId,
   type EsignCreation, type EsignOtpCheck, type EsignOtpSend, type EsignStep, type EsignWorkflowInput,
@@ -21,10 +19,15 @@ const data = {
  * The ceremony's 24 h expiry and OTP counter on Temporal's time-skipping server: a day
  * passes in moments with the production duration untouched. Activities are recorders;
  * the code "123456" is the right one.
+ *
+ * Time moves only where a test sleeps: results are awaited in real time (see
+ * TimeSkippingTest.client). A skip the test did not ask for brings the other ceremonies'
+ * expiry due while the test is still talking to them, and the test server strands a run
+ * whose workflow task cancels a timer or an activity that completed while the task was with
+ * the worker (temporalio/sdk-java#2606, #3088): the test would hang, not fail.
  */
 describe('e-signature ceremony workflow (time-skipping server)', function () {
   this.timeout(180_000);
-  let env: TestWorkflowEnvironment;
   const calls = { ended: [] as { to: string }[], signed: [] as EsignStep[], otp: [] as EsignOtpCheck[], resent: [] as EsignOtpSend[] };
   const activities = {
     async createEsignProjection(_p: EsignCreation) {},
@@ -36,40 +39,26 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
     async resendEsignCode(p: EsignOtpSend) { calls.resent.push(p); },
   };
   const workflowsPath = join(import.meta.dirname, 'fixtures', 'esign-parent.workflows.ts');
+  const suite = useTimeSkippingSuite({ name: 'esign', workflowsPath, activities });
 
-  before(async () => { env = await startTimeSkippingEnv(); });
-  after(async () => { await env?.teardown(); });
-
-  /**
-   * A workflow's result once it has closed, waiting in real time. Awaiting result() on the
-   * time-skipping client lets the server skip ahead to the next timer (the other ceremonies'
-   * 24 h expiry) while it waits, which would expire them before the test gets to them.
-   */
-  async function settled<T>(h: { describe(): Promise<{ status: { name: string } }>; result(): Promise<T> }): Promise<T> {
-    for (let i = 0; i < 600 && (await h.describe()).status.name === 'RUNNING'; i++) await new Promise((r) => setTimeout(r, 50));
-    return h.result();
-  }
-
-  async function startCeremony(taskQueue: string, id: string, parentWorkflowId?: string) {
-    const now = Number(await env.currentTimeMs());
+  async function startCeremony(t: TimeSkippingTest, id: string, parentWorkflowId?: string) {
+    const now = await t.now();
     const input: EsignWorkflowInput = { codAzienda: 'ES1', ceremonyId: id, expiresAt: new Date(now + 24 * HOUR).toISOString(), parentWorkflowId: parentWorkflowId ?? null };
-    const op = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, { workflowId: esignWorkflowId('ES1', id), taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING' });
-    await env.client.workflow.executeUpdateWithStart(createCeremonyUpdate, { args: [{ actor: { id: 'u', username: 'co', roles: ['co'] }, data }], startWorkflowOperation: op });
+    const op = new WithStartWorkflowOperation(ESIGN_WORKFLOW_TYPE, { workflowId: esignWorkflowId('ES1', id), taskQueue: t.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING' });
+    await t.client.workflow.executeUpdateWithStart(createCeremonyUpdate, { args: [{ actor: { id: 'u', username: 'co', roles: ['co'] }, data }], startWorkflowOperation: op });
     const h = await op.workflowHandle();
     const send = (action: 'terms' | 'present' | 'sign' | 'resend', otp?: string) => h.executeUpdate(esignTransitionUpdate, { args: [{ action, actor: signer, client, otp }] });
     return { h, send };
   }
 
   it('expires 24 h after start, and not before', async () => {
-    const taskQueue = 'esign-expiry';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    await worker.runUntil(async () => {
-      const { h, send } = await startCeremony(taskQueue, 'e-1');
+    await suite.run(async (t) => {
+      const { h, send } = await startCeremony(t, 'e-1');
       await send('terms');
-      await env.sleep(23 * HOUR);
+      await t.sleep(23 * HOUR);
       assert.equal((await h.query(esignStateQuery)).status, 'terms_accepted');
       assert.equal(calls.ended.length, 0);
-      await env.sleep(2 * HOUR);
+      await t.sleep(2 * HOUR);
       const result = await h.result();
       assert.equal(result.status, 'expired');
       assert.deepEqual(calls.ended, [{ to: 'expired' }]);
@@ -77,11 +66,9 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
   });
 
   it('locks after three wrong codes; the lock is final and the timer never fires', async () => {
-    const taskQueue = 'esign-lock';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
     const before = calls.ended.length;
-    await worker.runUntil(async () => {
-      const { h, send } = await startCeremony(taskQueue, 'e-2');
+    await suite.run(async (t) => {
+      const { h, send } = await startCeremony(t, 'e-2');
       await send('terms');
       await send('present');
       assert.equal((await send('sign', '000000')).otpFailures, 1);
@@ -92,18 +79,16 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
       // A locked ceremony has finished: no further update reaches it (the API answers 409 from the row).
       await assert.rejects(send('sign', '123456'));
       assert.equal((await h.result()).status, 'locked');
-      await env.sleep(48 * HOUR);
+      await t.sleep(48 * HOUR);
     });
     assert.deepEqual(calls.ended.slice(before), [{ to: 'locked' }]);
     assert.equal(calls.signed.filter((s) => s.ceremonyId === 'e-2').length, 0);
   });
 
   it('signs with the right code after a wrong one and signals the parent workflow', async () => {
-    const taskQueue = 'esign-parent';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    await worker.runUntil(async () => {
-      const parent = await env.client.workflow.start('esignParentStandIn', { workflowId: 'onboarding:ES1:p1', taskQueue });
-      const { h, send } = await startCeremony(taskQueue, 'e-3', parent.workflowId);
+    await suite.run(async (t) => {
+      const parent = await t.client.workflow.start('esignParentStandIn', { workflowId: 'onboarding:ES1:p1', taskQueue: t.taskQueue });
+      const { h, send } = await startCeremony(t, 'e-3', parent.workflowId);
       await send('terms');
       await send('present');
       assert.equal((await send('sign', '999999')).lastOtp, 'wrong');
@@ -118,37 +103,34 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
   });
 
   it('tells its parent by signal how it ended unsigned: expired, locked or cancelled', async () => {
-    const taskQueue = 'esign-ended';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    await worker.runUntil(async () => {
-      const parentOf = (id: string) => env.client.workflow.start('esignParentStandIn', { workflowId: `onboarding:ES1:${id}`, taskQueue });
+    await suite.run(async (t) => {
+      const parentOf = (id: string) => t.client.workflow.start('esignParentStandIn', { workflowId: `onboarding:ES1:${id}`, taskQueue: t.taskQueue });
       const [pExpired, pLocked, pCancelled] = await Promise.all([parentOf('p-exp'), parentOf('p-lock'), parentOf('p-cancel')]);
-      const expiring = await startCeremony(taskQueue, 'e-5', pExpired.workflowId);
-      const locking = await startCeremony(taskQueue, 'e-6', pLocked.workflowId);
-      const cancelling = await startCeremony(taskQueue, 'e-7', pCancelled.workflowId);
+      const expiring = await startCeremony(t, 'e-5', pExpired.workflowId);
+      const locking = await startCeremony(t, 'e-6', pLocked.workflowId);
+      const cancelling = await startCeremony(t, 'e-7', pCancelled.workflowId);
 
       await locking.send('terms');
       await locking.send('present');
       for (const otp of ['000000', '000001', '000002']) await locking.send('sign', otp);
-      assert.deepEqual(await settled(pLocked), { codAzienda: 'ES1', ceremonyId: 'e-6', status: 'locked' });
+      assert.deepEqual(await pLocked.result(), { codAzienda: 'ES1', ceremonyId: 'e-6', status: 'locked' });
 
       await cancelling.send('terms');
       await cancelling.h.cancel();
-      await assert.rejects(settled(cancelling.h), (e: Error) => /cancel/i.test(`${e.message} ${String((e as { cause?: unknown }).cause)}`));
-      assert.deepEqual(await settled(pCancelled), { codAzienda: 'ES1', ceremonyId: 'e-7', status: 'cancelled' });
+      await assert.rejects(cancelling.h.result(), (e: Error) => /cancel/i.test(`${e.message} ${String((e as { cause?: unknown }).cause)}`));
+      assert.deepEqual(await pCancelled.result(), { codAzienda: 'ES1', ceremonyId: 'e-7', status: 'cancelled' });
       assert.ok(calls.ended.some((e) => e.to === 'cancelled'), 'the row ends as cancelled');
 
-      await env.sleep(25 * HOUR);
+      assert.equal((await expiring.h.describe()).status.name, 'RUNNING', 'no time has been skipped yet: the expiry is still ahead');
+      await t.sleep(25 * HOUR);
       assert.deepEqual(await pExpired.result(), { codAzienda: 'ES1', ceremonyId: 'e-5', status: 'expired' });
       assert.equal((await expiring.h.result()).status, 'expired');
     });
   });
 
   it('stays signed when the parent workflow does not exist', async () => {
-    const taskQueue = 'esign-noparent';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
-    await worker.runUntil(async () => {
-      const { h, send } = await startCeremony(taskQueue, 'e-4', 'onboarding:ES1:missing');
+    await suite.run(async (t) => {
+      const { h, send } = await startCeremony(t, 'e-4', 'onboarding:ES1:missing');
       await send('terms');
       await send('present');
       assert.equal((await send('sign', '123456')).status, 'signed');
@@ -157,27 +139,25 @@ describe('e-signature ceremony workflow (time-skipping server)', function () {
   });
 
   it('sends a new code at most once a minute and five codes in all; wrong codes keep counting', async () => {
-    const taskQueue = 'esign-resend';
-    const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowsPath, activities });
     const refused = (type: string) => (e: unknown) => (e as { cause?: { type?: string } }).cause?.type === type;
-    await worker.runUntil(async () => {
-      const { send } = await startCeremony(taskQueue, 'e-5');
+    await suite.run(async (t) => {
+      const { send } = await startCeremony(t, 'e-8');
       await send('terms');
       await assert.rejects(send('resend'), refused('INVALID_TRANSITION'), 'no code to replace before the document is shown');
       assert.equal((await send('present')).otpSends, 1);
       await assert.rejects(send('resend'), refused('RESEND_TOO_SOON'));
       assert.equal((await send('sign', '000000')).otpFailures, 1);
-      await env.sleep(59_000);
+      await t.sleep(59_000);
       await assert.rejects(send('resend'), refused('RESEND_TOO_SOON'));
       for (let n = 2; n <= 5; n++) {
-        await env.sleep(61_000);
+        await t.sleep(61_000);
         const s = await send('resend');
         assert.equal(s.otpSends, n);
         assert.equal(s.otpFailures, 1, 'a new code does not reset the wrong attempts');
       }
-      await env.sleep(61_000);
+      await t.sleep(61_000);
       await assert.rejects(send('resend'), refused('RESEND_LIMIT'));
-      assert.deepEqual(calls.resent.filter((c) => c.ceremonyId === 'e-5').map((c) => c.send), [2, 3, 4, 5]);
+      assert.deepEqual(calls.resent.filter((c) => c.ceremonyId === 'e-8').map((c) => c.send), [2, 3, 4, 5]);
       assert.equal((await send('sign', '123456')).status, 'signed');
       await assert.rejects(send('resend'));
     });
