@@ -22,7 +22,6 @@ describe('CDD and KYC API', function () {
   let analyst: TestClient;
   let analyst2: TestClient;
   let co: TestClient;
-  let co2: TestClient;
   let viewer: TestClient;
   let sos: TestUser;
   let outsider: TestClient;
@@ -33,10 +32,9 @@ describe('CDD and KYC API', function () {
     tenant = await env.createTenant();
     other = await env.createTenant();
     sos = await env.createUser({ tenant, roles: ['sos'] });
-    [analyst, analyst2, co, co2, viewer, outsider] = await Promise.all([
+    [analyst, analyst2, co, viewer, outsider] = await Promise.all([
       env.createUser({ tenant, roles: ['analyst'] }).then((u) => env.login(u)),
       env.createUser({ tenant, roles: ['analyst'] }).then((u) => env.login(u)),
-      env.createUser({ tenant, roles: ['co'] }).then((u) => env.login(u)),
       env.createUser({ tenant, roles: ['co'] }).then((u) => env.login(u)),
       env.createUser({ tenant, roles: ['viewer'] }).then((u) => env.login(u)),
       env.createUser({ tenant: other, roles: ['co', 'analyst'] }).then((u) => env.login(u)),
