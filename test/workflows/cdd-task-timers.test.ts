@@ -20,7 +20,7 @@ const DAY = 86_400_000;
  * about to expire and a new screening match, each turned into one task by the sweep that the
  * `cdd-sweep` Schedule runs, however often it runs.
  */
-describe('CDD task events: periodic review due, document expiry, new match (time-skipping server)', function () {
+describe('CDD task events: periodic review due, document expiry, new match, onboarding (time-skipping server)', function () {
   this.timeout(240_000);
   let ts: TestWorkflowEnvironment;
   let env: TestEnv;
@@ -140,6 +140,16 @@ describe('CDD task events: periodic review due, document expiry, new match (time
     assert.equal(task.origine.lista, 'EU');
     assert.ok(task.motivazioni_livello.some((m: { codice: string }) => m.codice === 'match_screening'), 'the open match is a reason of the level');
     assert.equal((await tasksOf(clean)).length, 0);
+  });
+
+  it('an approved onboarding opens the new customer\'s task (onboarding), once', async () => {
+    const cod = await customer();
+    const caseId = randomUUID();
+    await env.ownerDb('onboarding_cases').insert({ id: caseId, cod_azienda: tenant, stato: 'approved', cod_anagrafe: cod, workflow_id: `onboarding:${tenant}:${caseId}` });
+    await sweep();
+    await sweep();
+    const tasks = await tasksOf(cod);
+    assert.deepEqual(tasks.map((t) => [t.motivo, t.origine.onboarding_case_id]), [['onboarding', caseId]]);
   });
 });
 

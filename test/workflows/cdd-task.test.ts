@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { initiateCdd, transitionCddTask } from '../../src/domains/cdd';
+import { addCddEvidence } from '../../src/domains/cdd/cdd.service';
+import type { SessionUser } from '../../src/http/context';
 import { HttpError } from '../../src/http/errors';
 import { CDD_REVIEW_WORKFLOW_TYPE, cddReviewStateQuery, cddReviewWorkflowId, type CddReviewInput } from '../../workflows/cdd/cdd-review.contract';
 import { cddTaskStateQuery, cddTaskTransitionUpdate } from '../../workflows/cdd/cdd-task.contract';
@@ -155,5 +157,24 @@ describe('CDD task workflow (dev server)', function () {
     assert.equal(again.created, false);
     assert.equal(again.task.id, first.task.id);
     assert.equal((await env.ownerDb('cdd_pratiche').where({ cod_azienda: tenant, cod_anagrafe: cod })).length, 1);
+  });
+
+  it('adds evidence to a task being worked (with its file named by hash), and refuses it on a closed task', async () => {
+    const cod = await customer({ classe_rischio: 'basso' });
+    const { task } = await initiateCdd(deps(), { codAzienda: tenant, actor: analyst, codAnagrafe: cod, motivo: 'manuale' });
+    const user = { cod_utente: analyst.id, username: analyst.username, ruoli: ['analyst'] } as unknown as SessionUser;
+    const sha256 = 'a'.repeat(64);
+    const ev = await addCddEvidence(env.deps.db, {
+      codAzienda: tenant, user, task: task.cod_pratica, tipo: 'documento', descrizione: 'Visura camerale aggiornata',
+      file: { sha256, nome_file: 'visura.pdf', mime: 'application/pdf', dimensione: 1234 },
+    });
+    assert.equal(ev.cdd_pratica_id, task.id);
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'cdd_task', entity_id: task.id, action: 'cdd_task.evidence' });
+    assert.equal(audit[0].data.sha256, sha256);
+    assert.equal((await httpError(addCddEvidence(env.deps.db, { codAzienda: tenant, user, task: task.id, tipo: 'nota', descrizione: '   ' }))).status, 422);
+    await transitionCddTask(deps(), { codAzienda: tenant, taskId: task.id, actor: co, action: 'delete', nota: 'Prova' });
+    assert.equal((await httpError(addCddEvidence(env.deps.db, { codAzienda: tenant, user, task: task.id, tipo: 'nota', descrizione: 'Tardiva' }))).status, 422);
+    const otherTenant = await env.createTenant();
+    assert.equal((await httpError(addCddEvidence(env.deps.db, { codAzienda: otherTenant, user, task: task.id, tipo: 'nota', descrizione: 'x' }))).status, 404);
   });
 });
