@@ -42,6 +42,8 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('analista_puo_completare').notNullable().defaultTo(false);
     t.boolean('edd_richiesta').notNullable().defaultTo(false);
     t.text('nota');
+    // When the task should be done: the tenant's working time (cdd.task_days), or earlier when the event has its own date (a document's expiry).
+    ts(t, 'due_at').notNullable();
     t.text('created_by').notNullable();
     t.text('started_by');
     ts(t, 'started_at');
@@ -79,6 +81,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index cdd_pratiche_livello on cdd_pratiche (cod_azienda, livello, created_at desc, id desc)');
   await knex.raw('create index cdd_pratiche_motivo on cdd_pratiche (cod_azienda, motivo, created_at desc, id desc)');
   await knex.raw('create index cdd_pratiche_cliente on cdd_pratiche (cod_azienda, cod_anagrafe, created_at desc, id desc)');
+  await knex.raw('create index cdd_pratiche_due on cdd_pratiche (cod_azienda, due_at, id)');
+  await knex.raw(`create index cdd_pratiche_scadute on cdd_pratiche (cod_azienda, due_at, id) where ${inList('stato', OPEN)}`);
   await knex.raw('create index cdd_pratiche_codice_sort on cdd_pratiche (cod_azienda, cod_pratica, id)');
   await knex.raw('create index cdd_pratiche_assegnatario on cdd_pratiche (cod_azienda, assegnatario, created_at desc, id desc) where assegnatario is not null');
 
@@ -93,11 +97,14 @@ export async function up(knex: Knex): Promise<void> {
     t.text('sha256');
     t.text('nome_file');
     t.text('mime');
+    t.bigInteger('dimensione');
     t.text('created_by').notNullable();
     ts(t, 'created_at').notNullable().defaultTo(knex.fn.now());
     t.check(inList('tipo', EVIDENZE), [], 'cdd_evidenze_tipo');
     t.check("btrim(descrizione) <> ''", [], 'cdd_evidenze_descrizione');
     t.check("sha256 is null or sha256 ~ '^[0-9a-f]{64}$'", [], 'cdd_evidenze_sha256');
+    t.check('dimensione is null or dimensione >= 0', [], 'cdd_evidenze_dimensione');
+    t.check('(sha256 is null) = (nome_file is null)', [], 'cdd_evidenze_file');
   });
   await knex.raw('create index cdd_evidenze_pratica on cdd_evidenze (cod_azienda, cdd_pratica_id, created_at)');
 

@@ -46,6 +46,8 @@ export interface CddTaskNewData {
   chiave?: string | null;
   review_id?: string | null;
   nota?: string | null;
+  /** ISO date-time the task should be done by. */
+  due_at: string;
 }
 
 export interface CddTaskWorkflowInput {
@@ -97,6 +99,7 @@ export interface CddTaskRecord {
   analista_puo_completare: boolean;
   edd_richiesta: boolean;
   nota: string | null;
+  due_at: string | Date;
   created_by: string;
   started_by: string | null;
   started_at: string | Date | null;
