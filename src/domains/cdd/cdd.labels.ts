@@ -88,8 +88,15 @@ export const REJECTION_MESSAGES: Record<string, string> = {
   FOUR_EYES_REQUIRED: 'La verifica deve essere completata da un utente diverso da chi l\'ha inviata in revisione (principio dei quattro occhi).',
   FORBIDDEN: 'Non hai i permessi per questa azione.',
   MISSING_FIELDS: 'Compila i campi obbligatori.',
-  CDD_ALREADY_OPEN: 'Il cliente ha già una verifica in corso.',
+  QUESTIONNAIRE_INCOMPLETE: 'Il questionario deve essere completato prima di completare la verifica.',
+  EDD_REQUIRED: 'Una verifica rafforzata si completa solo dopo l\'approvazione della pratica di adeguata verifica rafforzata.',
 };
+
+/** The customer's screening matches, as the screening area names their states. */
+export const MATCH_STATO_LABELS: Record<string, string> = {
+  open: 'Aperta', assigned: 'Assegnata', true_match: 'Corrispondenza confermata', false_positive: 'Falso positivo',
+};
+export const MATCH_STATO_TONES: Record<string, string> = { open: 'blue', assigned: 'yellow', true_match: 'red', false_positive: 'green' };
 
 /** The answers of a yes/no question. */
 export const SI_NO_LABELS: Record<string, string> = { true: 'Sì', false: 'No' };
