@@ -5,7 +5,7 @@ import { isHtmx, render, type Ctx } from '../../http/render';
 import { fieldErrors } from '../../http/validate';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
-import { listParamsShape, runList, tenantScope } from '../../kit/list';
+import { listParamsShape, runList, tenantScope, type ListRequest } from '../../kit/list';
 import { rolesFor } from '../../kit/process';
 import { STAFF_READ } from '../../kit/roles';
 import { userNames } from '../../kit/users';
@@ -47,6 +47,12 @@ const queueQuery = z.object({
   ...listParamsShape(cddDueReviewsList),
 });
 
+/** The queue's window as the list's filters. */
+function queueRequest(q: z.infer<typeof queueQuery>): ListRequest {
+  const req = { ...q, ...WINDOW_FILTERS[q.finestra] };
+  return req;
+}
+
 /** The customers' open tasks among a page's customers: the queue links them instead of offering a second start. */
 async function openTasksOf(trx: Knex.Transaction, codAzienda: string, codes: string[]): Promise<Record<string, Pick<CddTaskRow, 'id' | 'cod_pratica'>>> {
   if (!codes.length) return {};
@@ -69,7 +75,8 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
     const tenant = tenantOf(ctx);
     const me = ctx.state.user!.cod_utente;
     const { result, names, customers, charts } = await tx(ctx, async (trx) => {
-      const page = await runList<CddTaskRow>(trx, cddTasksList, tenantScope(tenant), { ...q, assegnatario: q.assegnatario === 'me' ? me : q.assegnatario });
+      const req: typeof q = { ...q, assegnatario: q.assegnatario === 'me' ? me : q.assegnatario };
+      const page = await runList<CddTaskRow>(trx, cddTasksList, tenantScope(tenant), req);
       return {
         result: page,
         names: await userNames(trx, page.items.map((t) => t.assegnatario)),
@@ -123,7 +130,7 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
     const tenant = tenantOf(ctx);
     const data = await tx(ctx, async (trx) => {
       const result = await runList<{ id: string; cod_anagrafe: string; due_at: Date; stato: string; classe_rischio: string | null }>(
-        trx, cddDueReviewsList, tenantScope(tenant), { ...q, ...WINDOW_FILTERS[q.finestra] },
+        trx, cddDueReviewsList, tenantScope(tenant), queueRequest(q),
       );
       const codes = result.items.map((r) => r.cod_anagrafe);
       return { result, customers: await customerNames(trx, tenant, codes), openTasks: await openTasksOf(trx, tenant, codes) };

@@ -33,7 +33,7 @@ const summary = (r: AnagrafeRow): CustomerSummary => ({
 
 /** The customer of a code, or undefined (another tenant's code is not found: RLS). */
 export async function customerSummary(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string): Promise<CustomerSummary | undefined> {
-  const row = await trx<AnagrafeRow>('anagrafe').where({ cod_azienda: codAzienda, cod_anagrafe: codAnagrafe }).first(COLUMNS);
+  const row = await trx('anagrafe').where({ cod_azienda: codAzienda, cod_anagrafe: codAnagrafe }).first<AnagrafeRow | undefined>(COLUMNS);
   return row ? summary(row) : undefined;
 }
 
@@ -41,7 +41,7 @@ export async function customerSummary(trx: Knex.Transaction, codAzienda: string,
 export async function customerNames(trx: Knex.Transaction, codAzienda: string, codes: (string | null | undefined)[]): Promise<Record<string, string>> {
   const wanted = [...new Set(codes.filter((c): c is string => !!c))];
   if (!wanted.length) return {};
-  const rows = await trx<AnagrafeRow>('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', wanted).select(COLUMNS);
+  const rows = await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', wanted).select<AnagrafeRow[]>(COLUMNS);
   return Object.fromEntries(rows.map((r) => [r.cod_anagrafe, displayName(r)]));
 }
 
@@ -55,12 +55,12 @@ export async function searchCustomers(trx: Knex.Transaction, codAzienda: string,
   const term = q.trim();
   const compact = term.replace(/\s+/g, '').toUpperCase();
   const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await trx<AnagrafeRow>('anagrafe').where('cod_azienda', codAzienda)
+  const rows = await trx('anagrafe').where('cod_azienda', codAzienda)
     .where((w) => w.where('cod_anagrafe', compact).orWhere('codice_fiscale', compact).orWhere('partita_iva', compact)
       .orWhereILike('denominazione', like).orWhereRaw("(coalesce(nome, '') || ' ' || coalesce(cognome, '')) ilike ?", [like])
       .orWhereRaw("(coalesce(cognome, '') || ' ' || coalesce(nome, '')) ilike ?", [like]))
     .orderByRaw('(cod_anagrafe = ? or codice_fiscale = ? or partita_iva = ?) desc, cod_anagrafe', [compact, compact, compact])
-    .limit(SEARCH_LIMIT + 1).select(COLUMNS);
+    .limit(SEARCH_LIMIT + 1).select<AnagrafeRow[]>(COLUMNS);
   return { results: rows.slice(0, SEARCH_LIMIT).map(summary), more: rows.length > SEARCH_LIMIT };
 }
 
