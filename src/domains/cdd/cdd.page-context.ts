@@ -15,6 +15,7 @@ import {
 import { customerSummary, type CustomerSummary } from './cdd.page-reads';
 import { getCddTask, type CddTaskRow } from './cdd-task.repo';
 import { cddAllowedActions, type CddDeps } from './cdd-task.commands';
+import { cddDeps } from './cdd.service';
 
 /** Every dictionary the CDD templates read (`labels.stato[t.stato]`...). */
 export const PAGE_LABELS = {
@@ -72,7 +73,7 @@ export function cddPageKit({ deps }: Pick<AppServices, 'deps'>) {
   }
 
   /** The process client of the CDD commands (the Temporal connection is opened on first use). */
-  const processDeps = async (): Promise<CddDeps> => ({ db: deps.db, client: await deps.temporal.get(), taskQueue: deps.temporal.taskQueue });
+  const processDeps = (): Promise<CddDeps> => cddDeps(deps);
 
   return { tx, loadTask, act, processDeps };
 }

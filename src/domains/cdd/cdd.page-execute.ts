@@ -3,15 +3,14 @@ import { HttpError, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { staff } from '../../kit/access';
 import { staffActor } from '../../kit/actor';
-import type { RegisterRoutes } from '../../kit/area';
+import type { AppServices, RegisterRoutes } from '../../kit/area';
 import { EVIDENZA_TIPO_LABELS, STATO_LABELS } from './cdd.labels';
 import { allowedFor, cddPageKit, formBody, PAGE_LABELS, peopleNames, refusalMessage } from './cdd.page-context';
 import { answersFromForm, fieldName, questionViews } from './cdd.page-questionnaire';
-import { taskQuestionnaire } from './cdd.page-questionnaire-store';
+import { saveTaskQuestionnaire, taskQuestionnaire } from './cdd.page-questionnaire-store';
 import { EXECUTORS } from './cdd.page-task';
 import { cddEvidence, type CddTaskRow } from './cdd-task.repo';
 import { transitionCddTask } from './cdd-task.commands';
-import { completeTaskQuestionnaire, saveTaskAnswers } from './questionnaire.commands';
 
 /** The question a validator's error names: `risposte.<id>`, `<id>` or the form's own name. */
 const questionOf = (path: string) => path.replace(/^risposte\./, '').replace(/^q_/, '');
@@ -30,21 +29,30 @@ function readOnlyReason(t: CddTaskRow, allowed: string[]): string {
  * revisione" saves, completes the questionnaire and sends the task to review. The evidence
  * upload sits on the same page (cdd.page-evidence.ts).
  */
-export const registerCddExecutePages: RegisterRoutes = (router, services) => {
-  const { views } = services;
-  const { tx, loadTask, processDeps } = cddPageKit(services);
-  const executors = staff(EXECUTORS);
+export interface ExecuteRenderOptions {
+  typed?: Record<string, unknown>;
+  errors?: Record<string, string>;
+  status?: number;
+  /** The evidence form after a refused upload: what was typed and the messages. */
+  evidence?: { values: Record<string, unknown>; errors: Record<string, string> };
+}
 
-  const renderExecute = async (ctx: Ctx, opts: { typed?: Record<string, unknown>; errors?: Record<string, string>; status?: number; evidence?: { values: Record<string, unknown>; errors: Record<string, string> } } = {}) => {
+/** Draws the execute page of the task named by the route (:id or :codPratica). */
+export function executeRenderer(services: Pick<AppServices, 'deps' | 'views'>) {
+  const { views } = services;
+  const { tx, loadTask } = cddPageKit(services);
+  return async (ctx: Ctx, opts: ExecuteRenderOptions = {}) => {
     const data = await tx(ctx, async (trx) => {
       const { t, customer } = await loadTask(ctx, trx, ctx.params.id ?? ctx.params.codPratica!);
       const [q, evidence] = await Promise.all([taskQuestionnaire(trx, t.id, customer.tipo_soggetto), cddEvidence(trx, t.id)]);
       return { t, customer, q, evidence, names: await peopleNames(trx, evidence.map((e) => e.created_by)) };
     });
     const allowed = allowedFor(ctx, data.t);
-    const editable = data.t.stato === 'in_progress' && allowed.includes('review');
+    const editable = isEditable(ctx, data.t);
     const questions = questionViews(data.q.questions, data.q.row?.risposte ?? {}, opts.typed, opts.errors);
-    const summary = questions.filter((q) => q.error).map((q) => ({ href: `#f-${q.name}`, text: `${q.etichetta}: ${q.error}` }));
+    // The summary names the question, unless the message already does ("Risposta obbligatoria: Professione").
+    const summary = questions.filter((q) => q.error)
+      .map((q) => ({ href: `#f-${q.name}`, text: q.error!.includes(q.etichetta) ? q.error! : `${q.etichetta}: ${q.error}` }));
     if (opts.errors?._form) summary.unshift({ href: '#form-questionario', text: opts.errors._form });
     render(ctx, views, 'cdd/esegui.njk', {
       t: data.t, customer: data.customer, evidence: data.evidence, names: data.names, labels: PAGE_LABELS,
@@ -55,6 +63,15 @@ export const registerCddExecutePages: RegisterRoutes = (router, services) => {
       options: { evidenza: [{ value: '', label: 'Scegli…' }, ...Object.entries(EVIDENZA_TIPO_LABELS).map(([value, label]) => ({ value, label }))] },
     }, { status: opts.status ?? 200 });
   };
+}
+
+/** The task may take answers and evidence now from this user: being worked, and the user may send it to review. */
+export const isEditable = (ctx: Ctx, t: CddTaskRow) => t.stato === 'in_progress' && allowedFor(ctx, t).includes('review');
+
+export const registerCddExecutePages: RegisterRoutes = (router, services) => {
+  const { tx, loadTask, processDeps } = cddPageKit(services);
+  const executors = staff(EXECUTORS);
+  const renderExecute = executeRenderer(services);
 
   router.get('/cdd/:id/esegui', executors, (ctx) => renderExecute(ctx));
 
@@ -66,14 +83,16 @@ export const registerCddExecutePages: RegisterRoutes = (router, services) => {
       return { t, questions: (await taskQuestionnaire(trx, t.id, customer.tipo_soggetto)).questions };
     });
     const typed = Object.fromEntries(questions.map((q) => [fieldName(q.id), body[fieldName(q.id)] ?? '']));
-    const deps = await processDeps();
-    const p = { codAzienda: tenantOf(ctx), taskId: t.id, actor: staffActor(ctx.state.user!) };
+    // The answers change only while the task is being worked, by those who may send it to review.
+    if (!isEditable(ctx, t)) {
+      return renderExecute(ctx, { typed, errors: { _form: readOnlyReason(t, allowedFor(ctx, t)) }, status: 409 });
+    }
+    const codAzienda = tenantOf(ctx);
+    const user = ctx.state.user!;
     try {
-      await saveTaskAnswers(deps, { ...p, risposte: answersFromForm(questions, body) });
-      if (submit) {
-        await completeTaskQuestionnaire(deps, p);
-        await transitionCddTask(deps, { ...p, action: 'review' });
-      }
+      // Saved (and, to send it, completed) in one transaction; then the task moves to review through its workflow.
+      await tx(ctx, (trx) => saveTaskQuestionnaire(trx, { codAzienda, actor: user.username, t, risposte: answersFromForm(questions, body), complete: submit }));
+      if (submit) await transitionCddTask(await processDeps(), { codAzienda, taskId: t.id, actor: staffActor(user), action: 'review' });
     } catch (err) {
       if (err instanceof ValidationError) {
         const errors: Record<string, string> = {};

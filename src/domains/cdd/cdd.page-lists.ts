@@ -16,7 +16,7 @@ import { cddCharts, cddCounts, cddWeeklyChart } from './cdd.page-charts';
 import { cddPageKit, isOverdue, PAGE_LABELS } from './cdd.page-context';
 import { customerNames } from './cdd.page-reads';
 import { cddTasksList } from './cdd-task.list';
-import { cddDueReviewsList } from './cdd-review.list';
+import { cddReviewsList } from './cdd-review.list';
 import type { CddTaskRow } from './cdd-task.repo';
 
 const empty = z.literal('').transform(() => undefined);
@@ -39,12 +39,12 @@ const WINDOWS = {
 } as const;
 type Window = keyof typeof WINDOWS;
 /** Each window as the list's filters; `scadute` and `entro30` are what the home's two tiles count. */
-const WINDOW_FILTERS: Record<Window, { stato?: 'scaduta' | 'programmata'; entro_giorni?: number; attive?: boolean }> = {
-  tutte: { attive: true, entro_giorni: 30 }, scadute: { stato: 'scaduta' }, entro30: { stato: 'programmata', entro_giorni: 30 }, entro90: { attive: true, entro_giorni: 90 },
+const WINDOW_FILTERS: Record<Window, { stato?: 'scaduta' | 'programmata'; entro_giorni?: number }> = {
+  tutte: { entro_giorni: 30 }, scadute: { stato: 'scaduta' }, entro30: { stato: 'programmata', entro_giorni: 30 }, entro90: { entro_giorni: 90 },
 };
 const queueQuery = z.object({
   finestra: z.enum(Object.keys(WINDOWS) as [Window, ...Window[]]).optional().or(empty).transform((v): Window => v ?? 'tutte'),
-  ...listParamsShape(cddDueReviewsList),
+  ...listParamsShape(cddReviewsList),
 });
 
 /** The queue's window as the list's filters. */
@@ -130,7 +130,7 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
     const tenant = tenantOf(ctx);
     const data = await tx(ctx, async (trx) => {
       const result = await runList<{ id: string; cod_anagrafe: string; due_at: Date; stato: string; classe_rischio: string | null }>(
-        trx, cddDueReviewsList, tenantScope(tenant), queueRequest(q),
+        trx, cddReviewsList, tenantScope(tenant), queueRequest(q),
       );
       const codes = result.items.map((r) => r.cod_anagrafe);
       return { result, customers: await customerNames(trx, tenant, codes), openTasks: await openTasksOf(trx, tenant, codes) };

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { Answers } from './kyc-answers';
+import { createQuestionnaire, saveQuestionnaireAnswers } from './kyc.service';
 import type { KycQuestion } from './kyc-template.types';
 import { answeredCount, applicableQuestions } from './cdd.page-questionnaire';
 import type { CddTaskRow } from './cdd-task.repo';
@@ -35,4 +37,23 @@ export async function questionnaireSummary(trx: Knex.Transaction, t: Pick<CddTas
     stato: q.row.stato, updated_at: q.row.updated_at, titolo: q.template.titolo, versione: q.template.versione,
     answered: answeredCount(q.questions, q.row.risposte), total: q.questions.length,
   };
+}
+
+/**
+ * Saves the execute form's answers on the task's questionnaire, created from the active template
+ * on the first save. A questionnaire already completed (the task was sent back from review) is
+ * kept as it was submitted: a new one starts from its answers, so each submission stays on record.
+ * `complete` also checks every required question and closes the questionnaire.
+ */
+export async function saveTaskQuestionnaire(trx: Knex.Transaction, p: {
+  codAzienda: string; actor: string; t: Pick<CddTaskRow, 'id' | 'cod_anagrafe'>; risposte: Answers; complete: boolean;
+}) {
+  const latest = await trx('questionari').where({ cdd_pratica_id: p.t.id }).orderBy('created_at', 'desc').first('cod_questionario', 'stato', 'risposte');
+  let cod = latest?.cod_questionario as string | undefined;
+  let carried: Answers = {};
+  if (!latest || latest.stato === 'completato') {
+    carried = latest?.risposte ?? {};
+    cod = (await createQuestionnaire(trx, { codAzienda: p.codAzienda, actor: p.actor, codAnagrafe: p.t.cod_anagrafe, cddPratica: p.t.id })).cod_questionario;
+  }
+  return saveQuestionnaireAnswers(trx, { codAzienda: p.codAzienda, actor: p.actor, codQuestionario: cod!, risposte: { ...carried, ...p.risposte }, complete: p.complete });
 }

@@ -63,14 +63,15 @@ export function questionViews(
 /**
  * The answers of a posted form, typed for the questionnaire's validator: yes/no as booleans, a
  * number as a number (text that is not one stays text, so the validator names the question),
- * countries as a list of upper-case codes. An empty field is no answer.
+ * countries as a list of upper-case codes. An empty field (or a yes/no left unticked) is null:
+ * the form holds every question, so clearing one removes its stored answer.
  */
 export function answersFromForm(questions: readonly KycQuestion[], body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const q of questions) {
     const raw = body[fieldName(q.id)];
     const text = typeof raw === 'string' ? raw.trim() : '';
-    if (text === '') continue;
+    if (text === '') { out[q.id] = null; continue; }
     if (q.tipo === 'booleano') out[q.id] = text === 'true' ? true : text === 'false' ? false : text;
     else if (q.tipo === 'numero') out[q.id] = /^-?\d+([.,]\d+)?$/.test(text) ? Number(text.replace(',', '.')) : text;
     else if (q.tipo === 'paesi') out[q.id] = text.split(/[\s,;]+/).filter(Boolean).map((c) => c.toUpperCase());

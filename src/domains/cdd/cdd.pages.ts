@@ -1,6 +1,7 @@
 import type { RegisterRoutes } from '../../kit/area';
-import { registerCddCustomerPages } from './cdd.page-customer';
+import { registerCddEvidencePages } from './cdd.page-evidence';
 import { registerCddExecutePages } from './cdd.page-execute';
+import { registerCddHistoryPage } from './cdd.page-history';
 import { registerCddListPages } from './cdd.page-lists';
 import { registerCddNewPage } from './cdd.page-new';
 import { registerCddReviewPages } from './cdd.page-review';
@@ -13,7 +14,8 @@ import { registerCddTaskPages } from './cdd.page-task';
 export const registerCddPages: RegisterRoutes = (router, services) => {
   registerCddListPages(router, services);
   registerCddNewPage(router, services);
-  registerCddCustomerPages(router, services);
+  registerCddEvidencePages(router, services);
+  registerCddHistoryPage(router, services);
   registerCddReviewPages(router, services);
   registerCddExecutePages(router, services);
   registerCddTaskPages(router, services);
