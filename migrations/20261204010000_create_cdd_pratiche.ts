@@ -162,6 +162,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index questionari_cliente on questionari (cod_azienda, cod_anagrafe, created_at desc, id desc)');
   await knex.raw('create index questionari_pratica on questionari (cod_azienda, cdd_pratica_id, created_at desc) where cdd_pratica_id is not null');
 
+  // The schedules list (GET /api/cdd/schedules): by due date, and per customer.
+  await knex.raw('create index cdd_reviews_due on cdd_reviews (cod_azienda, due_at, id)');
+  await knex.raw('create index cdd_reviews_cliente on cdd_reviews (cod_azienda, cod_anagrafe, due_at, id)');
+
   for (const table of TENANT_TABLES) await enableTenantRls(knex, table);
 
   await knex('questionari_template').insert({
@@ -173,6 +177,8 @@ export async function up(knex: Knex): Promise<void> {
 const TENANT_TABLES = ['cdd_pratiche', 'cdd_evidenze', 'cdd_attivazioni', 'questionari'];
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop index if exists cdd_reviews_due');
+  await knex.raw('drop index if exists cdd_reviews_cliente');
   for (const table of ['questionari', 'cdd_attivazioni', 'cdd_evidenze', 'cdd_pratiche']) {
     await disableTenantRls(knex, table);
     await knex.schema.dropTable(table);
