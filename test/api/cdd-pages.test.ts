@@ -26,10 +26,12 @@ describe('CDD pages', function () {
   let otherCo: TestClient;
 
   async function customer(cod: string, over: Record<string, unknown> = {}, azienda = tenant) {
-    await env.ownerDb('anagrafe').insert({
-      cod_azienda: azienda, cod_anagrafe: cod, tipo_soggetto: 'persona_fisica', nome: 'Mario', cognome: 'Rossi', denominazione: null,
+    const row = {
+      cod_azienda: azienda, cod_anagrafe: cod, tipo_soggetto: 'persona_fisica', nome: 'Mario', cognome: 'Rossi',
       codice_fiscale: null, nazionalita: 'IT', paese_residenza: 'IT', classe_rischio: 'medio', pep: false, created_by: 'test', ...over,
-    });
+    };
+    // A person's denominazione is "Nome Cognome", as onboarding writes it.
+    await env.ownerDb('anagrafe').insert({ denominazione: `${row.nome} ${row.cognome}`, ...row });
   }
 
   /** Follows a post/redirect/get and returns the page the user lands on. */

@@ -19,16 +19,17 @@ import { cddTasksList } from './cdd-task.list';
 import { cddReviewsList } from './cdd-review.list';
 import type { CddTaskRow } from './cdd-task.repo';
 
-const empty = z.literal('').transform(() => undefined);
+/** A select of the filter form: empty is no filter; anything else must be one of its values. */
+const choice = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const bool = z.enum(['true', 'false'], { message: 'Valore non valido' }).transform((v) => v === 'true');
 
-/** The page's query: the list's filters as the form sends them (an empty select is no filter). */
+/** The page's query: the list's filters as the form sends them. */
 const listQuery = z.object({
-  stato: z.enum(CDD_TASK_STATES, { message: 'Stato non valido' }).optional().or(empty),
-  livello: z.enum(CDD_LIVELLI, { message: 'Livello non valido' }).optional().or(empty),
-  motivo: z.enum(CDD_MOTIVI, { message: 'Motivo non valido' }).optional().or(empty),
-  assegnatario: z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('me')]).optional().or(empty),
-  scadute: bool.optional().or(empty),
+  stato: choice(z.enum(CDD_TASK_STATES, { message: 'Stato non valido' })),
+  livello: choice(z.enum(CDD_LIVELLI, { message: 'Livello non valido' })),
+  motivo: choice(z.enum(CDD_MOTIVI, { message: 'Motivo non valido' })),
+  assegnatario: choice(z.union([z.uuid(), z.literal('me')], { message: 'Assegnatario non valido' })),
+  scadute: choice(bool),
   q: z.string().trim().max(200, 'Massimo 200 caratteri').optional().transform((v) => v || undefined),
   ...listParamsShape(cddTasksList),
 });
@@ -43,7 +44,7 @@ const WINDOW_FILTERS: Record<Window, { stato?: 'scaduta' | 'programmata'; entro_
   tutte: { entro_giorni: 30 }, scadute: { stato: 'scaduta' }, entro30: { stato: 'programmata', entro_giorni: 30 }, entro90: { entro_giorni: 90 },
 };
 const queueQuery = z.object({
-  finestra: z.enum(Object.keys(WINDOWS) as [Window, ...Window[]]).optional().or(empty).transform((v): Window => v ?? 'tutte'),
+  finestra: choice(z.enum(Object.keys(WINDOWS) as [Window, ...Window[]])).transform((v): Window => v ?? 'tutte'),
   ...listParamsShape(cddReviewsList),
 });
 

@@ -9,11 +9,11 @@ import type { RegisterRoutes } from '../../kit/area';
 import { rolesFor } from '../../kit/process';
 import { staffActor } from '../../kit/actor';
 import { STAFF_READ } from '../../kit/roles';
-import { auditTimeline } from '../../kit/timeline';
 import { cddTaskMachine, type CddTaskAction } from '../../../workflows/cdd/cdd-task.machine';
 import { AZIONE_LABELS, STATO_LABELS } from './cdd.labels';
 import { allowedFor, cddPageKit, formBody, isOverdue, PAGE_LABELS, peopleNames } from './cdd.page-context';
 import { questionnaireSummary } from './cdd.page-questionnaire-store';
+import { cddTimeline } from './cdd.page-timeline';
 import { cddEvidence, cddTaskAudit } from './cdd-task.repo';
 import { transitionCddTask } from './cdd-task.commands';
 
@@ -40,7 +40,7 @@ export const registerCddTaskPages: RegisterRoutes = (router, services) => {
       const { t, customer } = await loadTask(ctx, trx, ctx.params.id!);
       const [audit, evidence, questionnaire] = await Promise.all([cddTaskAudit(trx, t.id), cddEvidence(trx, t.id), questionnaireSummary(trx, t, customer.tipo_soggetto)]);
       const names = await peopleNames(trx, [t.created_by, t.assegnatario, t.started_by, t.review_requested_by_username, t.completed_by_username, ...evidence.map((e) => e.created_by)]);
-      const timelineItems = await auditTimeline(trx, audit, { states: STATO_LABELS });
+      const timelineItems = await cddTimeline(trx, audit);
       return { t, customer, evidence, questionnaire, names, timelineItems };
     });
     const allowed = allowedFor(ctx, data.t);
