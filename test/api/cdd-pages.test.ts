@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient, TestResponse } from '../helpers/http-client';
+import { PDF } from './onboarding-fixtures';
 
 const html = { accept: 'text/html' };
 
@@ -232,6 +233,51 @@ describe('CDD pages', function () {
 
     const history = await viewer.get(`/cdd/history/${t.code}`, html);
     assert.match(history.text, new RegExp(`<tr class="table-active" aria-current="true">\\s*<td><a href="/cdd/${t.id}">${t.code}</a>`));
+  });
+
+  it('refuses the completion to the officer who sent the task to review (four eyes), with the message on the workbench', async () => {
+    await customer('ANA-100005', { nome: 'Irene', cognome: 'Sala' });
+    const t = await initiate(co1, 'ANA-100005');
+    await co1.submitForm(`/cdd/${t.id}/avvia`, {}, `/cdd/${t.id}`);
+    const sent = await follow(co1, await co1.submitForm(`/cdd/${t.id}/esegui`, { ...PERSON_ANSWERS, azione: 'invia' }, `/cdd/${t.id}/esegui`));
+    assert.match(sent.text, /data-status="pending_review"/);
+    assert.match(sent.text, /data-waiting-review/, 'the page says someone else must review it');
+    const bench = await co1.get(`/cdd/review/${t.code}`, html);
+    assert.match(bench.text, /data-four-eyes>Hai inviato tu questa verifica in revisione: deve completarla un altro utente \(principio dei quattro occhi\)\./);
+    assert.match(bench.text, /value="rimanda"/, 'sending back stays possible');
+    const refused = await co1.submitForm(`/cdd/review/${t.code}`, { decisione: 'completa', nota: 'Tutto in ordine' }, `/cdd/review/${t.code}`);
+    assert.equal(refused.status, 403);
+    assert.match(refused.text, /data-refusal="FOUR_EYES_REQUIRED">La verifica deve essere completata da un utente diverso da chi l&#39;ha inviata in revisione/);
+    assert.match(refused.text, />Tutto in ordine<\/textarea>/, 'the note typed comes back');
+    assert.equal((await env.ownerDb('cdd_pratiche').where({ id: t.id }).first('stato')).stato, 'pending_review');
+  });
+
+  it('adds evidence with a file from the execute page, refuses a file of another type, and lets only readers download it', async () => {
+    await customer('ANA-100006', { nome: 'Bruno', cognome: 'Villa' });
+    const t = await initiate(analyst, 'ANA-100006');
+    await analyst.submitForm(`/cdd/${t.id}/avvia`, {}, `/cdd/${t.id}`);
+    const form = await analyst.get(`/cdd/${t.id}/esegui`, html);
+    const token = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    const url = `/cdd/evidence/${t.code}?_csrf=${encodeURIComponent(token)}`;
+    const bad = await analyst.upload(url, { tipo: 'documento', descrizione: 'Carta d\'identità', riferimento: 'CA12345' }, { name: 'ci.pdf', type: 'application/pdf', bytes: Buffer.from('non un pdf') }, 'none');
+    assert.equal(bad.status, 422);
+    assert.match(bad.text, /id="f-file-err">[^<]+</);
+    assert.match(bad.text, /value="CA12345"/, 'the fields typed come back');
+    const noText = await analyst.upload(url, { tipo: '', descrizione: '' }, undefined, 'none');
+    assert.equal(noText.status, 422);
+    assert.match(noText.text, /id="f-tipo-err">Scegli il tipo di evidenza</);
+    assert.match(noText.text, /id="f-descrizione-err">Descrivi l&#39;evidenza</);
+    const ok = await analyst.upload(url, { tipo: 'documento', descrizione: 'Carta d\'identità del cliente', riferimento: 'CA12345' }, { name: 'carta identità.pdf', type: 'application/pdf', bytes: PDF }, 'none');
+    assert.equal(ok.status, 302, ok.text.slice(0, 300));
+    const list = await auditor.get(`/cdd/evidence/${t.code}`, html);
+    const link = /href="(\/cdd\/evidence\/CDD-\d+\/[0-9a-f-]{36})" data-download>carta identità\.pdf</.exec(list.text);
+    assert.ok(link, 'the auditor gets the download link');
+    const file = await auditor.get(link[1]!);
+    assert.equal(file.status, 200);
+    assert.match(file.headers.get('content-type') ?? '', /application\/pdf/);
+    assert.equal((await viewer.get(link[1]!)).status, 403, 'a viewer does not download evidence');
+    assert.doesNotMatch((await viewer.get(`/cdd/evidence/${t.code}`, html)).text, /data-download/);
+    assert.equal((await otherCo.get(link[1]!)).status, 404);
   });
 
   it('deletes a task opened by mistake with a reason, and records an abstention', async () => {
