@@ -111,6 +111,7 @@ describe('CDD pages', function () {
     assert.match(page.text, /id="grafico-cdd-stato"/);
     assert.match(page.text, /class="sort-link[^"]*" href="\/cdd\?[^"]*sort=-?due_at/);
     assert.doesNotMatch(page.text, /href="\/cdd\/nuovo"/, 'a viewer is not offered a new task');
+    assert.match((await analyst.get('/cdd', html)).text, /<a href="\/cdd\/nuovo" class="btn btn-primary">Nuova verifica<\/a>/);
 
     const filtered = await viewer.get('/cdd?stato=completed&livello=rafforzata', html);
     assert.match(filtered.text, /Nessuna verifica trovata/);

@@ -80,8 +80,9 @@ describe('browser: a CDD from /cdd/nuovo to completed, with its questionnaire, r
     await page.locator('[data-submit-review]').click();
     await page.waitForURL(taskUrl);
     assert.match(await page.locator('.alert-success').textContent() ?? '', /inviata in revisione/);
-    await expectState(page, 'pending_review', ['add-note', 'abstain']);
-    assert.equal(await page.locator('[data-review]').count(), 0, 'she may not review her own task');
+    // She may take it back (send-back) but not complete it: four eyes.
+    await expectState(page, 'pending_review', ['add-note', 'abstain', 'send-back']);
+    assert.match(await page.locator('[data-waiting-review]').textContent() ?? '', /utente diverso/);
     await screenshot(page, 'cdd-04-in-revisione');
     await ctxA.close();
 

@@ -91,10 +91,12 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
       q: q.q ?? '', stato: q.stato ?? '', livello: q.livello ?? '', motivo: q.motivo ?? '', assegnatario: q.assegnatario ?? '',
       scadute: q.scadute === undefined ? '' : String(q.scadute), sort: q.sort,
     };
-    render(ctx, views, 'cdd/list.njk', {
-      result, names, customers, overdue, filters, errors, charts, labels: PAGE_LABELS,
-      canCreate: ctx.state.user!.ruoli.some((r) => starters.includes(r)),
-    }, { fragment: 'cdd/_table.njk' });
+    const actions = [
+      { label: 'Panoramica', href: '/cdd/overview', variant: 'outline-primary' },
+      { label: 'Revisioni periodiche', href: '/cdd/refresh-queue', variant: 'outline-primary' },
+      ...(ctx.state.user!.ruoli.some((r) => starters.includes(r)) ? [{ label: 'Nuova verifica', href: '/cdd/nuovo', variant: 'primary' }] : []),
+    ];
+    render(ctx, views, 'cdd/list.njk', { result, names, customers, overdue, filters, errors, charts, actions, labels: PAGE_LABELS }, { fragment: 'cdd/_table.njk' });
   });
 
   router.get('/cdd/overview', staff(STAFF_READ), async (ctx) => {
