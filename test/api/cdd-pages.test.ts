@@ -3,6 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient, TestResponse } from '../helpers/http-client';
 import { PDF } from './onboarding-fixtures';
+import { seedCddPages } from '../helpers/page-catalogue';
+import * as cddLabels from '../../src/domains/cdd/cdd.labels';
 
 const html = { accept: 'text/html' };
 
@@ -317,5 +319,38 @@ describe('CDD pages', function () {
     assert.match(queue.text, /data-open-task/);
     const asViewer = await viewer.get('/cdd/refresh-queue', html);
     assert.doesNotMatch(asViewer.text, /data-start-review/);
+  });
+
+  it('seeds the page catalogue\'s CDD pages, and each shows Italian dates and labels, never raw values', async () => {
+    const seeded = await env.createTenant();
+    const [co, analystUser] = await Promise.all([env.createUser({ tenant: seeded, roles: ['co'] }), env.createUser({ tenant: seeded, roles: ['analyst'] })]);
+    const [coApi, analystApi] = await Promise.all([env.login(co), env.login(analystUser)]);
+    const cdd = await seedCddPages(env, seeded, analystApi);
+    const raw = new Set<string>();
+    for (const dict of [cddLabels.STATO_LABELS, cddLabels.LIVELLO_LABELS, cddLabels.MOTIVO_LABELS, cddLabels.REVISIONE_STATO_LABELS, cddLabels.QUESTIONARIO_STATO_LABELS]) {
+      for (const [k, v] of Object.entries(dict)) if (!v.toLowerCase().includes(k.toLowerCase())) raw.add(k);
+    }
+    const pages: [TestClient, string][] = [
+      [coApi, '/cdd'], [analystApi, '/cdd/nuovo?q=Esposito'], [coApi, '/cdd/overview'], [coApi, '/cdd/refresh-queue'], [coApi, `/cdd/${cdd.open.id}`],
+      [analystApi, `/cdd/${cdd.review.id}`], [analystApi, `/cdd/${cdd.working.id}/esegui`], [coApi, `/cdd/evidence/${cdd.review.code}`],
+      [coApi, `/cdd/history/${cdd.review.code}`], [coApi, `/cdd/review/${cdd.review.code}`],
+    ];
+    for (const [client, path] of pages) {
+      const r = await client.get(path, html);
+      assert.equal(r.status, 200, path);
+      const visible = r.text.replace(/<(script|style|textarea|svg)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+      assert.doesNotMatch(visible, /\d{4}-\d{2}-\d{2}/, `${path}: an ISO date`);
+      for (const k of raw) assert.doesNotMatch(visible, new RegExp(`(?<![\\w.-])${k}(?![\\w-])`), `${path}: the raw value ${k}`);
+    }
+    const queue = await coApi.get('/cdd/refresh-queue', html);
+    assert.match(queue.text, /Sergio Conti/);
+    assert.match(queue.text, /data-start-review/, 'the overdue review of a customer without a task can be started');
+    const review = await env.ownerDb('cdd_reviews').where({ cod_azienda: seeded, cod_anagrafe: 'ANA-700004' }).first('id');
+    const wrong = await coApi.submitForm('/cdd/nuovo', { cod_anagrafe: 'ANA-700001', motivo: 'revisione_periodica', review_id: review.id }, '/cdd/refresh-queue');
+    assert.equal(wrong.status, 422, 'a review is started only for its own customer');
+    const started = await follow(coApi, await coApi.submitForm('/cdd/nuovo', { cod_anagrafe: 'ANA-700004', motivo: 'revisione_periodica', review_id: review.id }, '/cdd/refresh-queue'));
+    assert.match(started.text, /Revisione periodica/);
+    assert.equal((await env.ownerDb('cdd_pratiche').where({ cod_azienda: seeded, cod_anagrafe: 'ANA-700004' }).first('review_id')).review_id, review.id);
+    assert.match((await coApi.get('/cdd/refresh-queue', html)).text, /data-open-task/);
   });
 });

@@ -206,7 +206,7 @@ const KYC_ANSWERS = {
  * draft), one waiting for review (questionnaire completed, one piece of evidence), and a periodic
  * review past its date for the refresh queue.
  */
-async function seedCddPages(env: TestEnv, tenant: string, analystApi: TestClient) {
+export async function seedCddPages(env: TestEnv, tenant: string, analystApi: TestClient) {
   const people = [
     ['ANA-700001', 'Giovanna', 'Esposito'], ['ANA-700002', 'Marco', 'Ferri'], ['ANA-700003', 'Elena', 'Gallo'], ['ANA-700004', 'Sergio', 'Conti'],
   ] as const;

@@ -97,6 +97,3 @@ export const MATCH_STATO_LABELS: Record<string, string> = {
   open: 'Aperta', assigned: 'Assegnata', true_match: 'Corrispondenza confermata', false_positive: 'Falso positivo',
 };
 export const MATCH_STATO_TONES: Record<string, string> = { open: 'blue', assigned: 'yellow', true_match: 'red', false_positive: 'green' };
-
-/** The answers of a yes/no question. */
-export const SI_NO_LABELS: Record<string, string> = { true: 'Sì', false: 'No' };

@@ -30,6 +30,7 @@ const listQuery = z.object({
   motivo: choice(z.enum(CDD_MOTIVI, { message: 'Motivo non valido' })),
   assegnatario: choice(z.union([z.uuid(), z.literal('me')], { message: 'Assegnatario non valido' })),
   scadute: choice(bool),
+  aperte: choice(bool),
   q: z.string().trim().max(200, 'Massimo 200 caratteri').optional().transform((v) => v || undefined),
   ...listParamsShape(cddTasksList),
 });
@@ -89,7 +90,7 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
     const overdue = Object.fromEntries(result.items.map((t) => [t.id, isOverdue(t)]));
     const filters = {
       q: q.q ?? '', stato: q.stato ?? '', livello: q.livello ?? '', motivo: q.motivo ?? '', assegnatario: q.assegnatario ?? '',
-      scadute: q.scadute === undefined ? '' : String(q.scadute), sort: q.sort,
+      scadute: q.scadute === undefined ? '' : String(q.scadute), aperte: q.aperte === undefined ? '' : String(q.aperte), sort: q.sort,
     };
     const actions = [
       { label: 'Panoramica', href: '/cdd/overview', variant: 'outline-primary' },
@@ -112,7 +113,7 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
     });
     const open = CDD_OPEN_STATES.reduce((s, st) => s + Object.values(data.counts.byStateLevel[st]).reduce((a, b) => a + b, 0), 0);
     const kpis = [
-      { key: 'aperte', label: 'Verifiche in corso', value: open, href: '/cdd?sort=-created_at&stato=in_progress', tone: '' },
+      { key: 'aperte', label: 'Verifiche in corso', value: open, href: '/cdd?aperte=true', tone: '' },
       { key: 'scadute', label: 'Verifiche scadute', value: data.counts.overdue, href: '/cdd?scadute=true', tone: 'red' },
       { key: 'revisioni-scadute', label: 'Revisioni periodiche scadute', value: data.lateReviews, href: '/cdd/refresh-queue?finestra=scadute', tone: 'red' },
       { key: 'revisioni-30', label: 'Revisioni in scadenza entro 30 giorni', value: data.soonReviews, href: '/cdd/refresh-queue?finestra=entro30', tone: 'orange' },
