@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
@@ -199,8 +199,9 @@ export function createCddTaskActivities(deps: ActivityDeps, m: Messaging = messa
           });
           cancelled++;
         } catch (err) {
-          // Ended already (fell due, cancelled by hand): nothing left to cancel.
+          // Ended already, or moved on since the read (fell due, cancelled by hand): nothing left to cancel.
           if (err instanceof WorkflowNotFoundError) continue;
+          if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure && err.cause.type === 'INVALID_TRANSITION') continue;
           throw err;
         }
       }

@@ -6,6 +6,7 @@ import { defineArea } from '../../kit/area';
 import { cddHome } from './cdd.home';
 import { registerCddPages } from './cdd.pages';
 import { STAFF_READ } from '../../kit/roles';
+import { cddReviewsList } from './cdd-review.list';
 import { cddTasksList } from './cdd-task.list';
 import { registerCddRoutes } from './cdd.routes';
 import { registerKycRoutes } from './kyc.routes';
@@ -24,6 +25,6 @@ export const cddArea = defineArea({
   // The EDD area's reader is wired here once that area exists (see createCddTaskActivities).
   activities: (deps) => ({ ...createCddReviewActivities(deps), ...createCddTaskActivities(deps), ...createCddSweepActivities(deps) }),
   workflowModules: [workflow('cdd-review.workflow.ts'), workflow('cdd-task.workflow.ts'), workflow('cdd-sweep.workflow.ts')],
-  lists: [cddTasksList],
+  lists: [cddTasksList, cddReviewsList],
   home: cddHome,
 });

@@ -15,7 +15,7 @@ export interface CddTrigger {
 
 /** How many events of each kind one sweep of a tenant takes; the next run takes the rest. */
 export const SWEEP_BATCH = 200;
-/** Screening matches older than this are not "new" any more (a first sweep does not reopen the past). */
+/** Matches and approvals older than this are not "new" any more (a first sweep does not reopen the past). */
 const NEW_MATCH_DAYS = 7;
 
 const notSeen = (trx: Knex.Transaction, key: Knex.Raw) =>
@@ -68,9 +68,23 @@ async function newMatches(trx: Knex.Transaction): Promise<CddTrigger[]> {
   }));
 }
 
+/**
+ * Onboarding cases approved in the last days: the new customer's due diligence opens as a task
+ * (motivo `onboarding`), where the operator records what the onboarding collected and the
+ * completion schedules the review by the class it came out with.
+ */
+async function approvedOnboardings(trx: Knex.Transaction): Promise<CddTrigger[]> {
+  const rows: { id: string; cod_anagrafe: string }[] = await trx('onboarding_cases as o')
+    .where('o.stato', 'approved').whereNotNull('o.cod_anagrafe')
+    .where('o.updated_at', '>=', trx.raw(`now() - interval '${NEW_MATCH_DAYS} days'`))
+    .whereNotExists(notSeen(trx, trx.raw("'onboarding:' || o.id::text")))
+    .orderBy('o.updated_at').limit(SWEEP_BATCH).select('o.id', 'o.cod_anagrafe');
+  return rows.map((o) => ({ chiave: `onboarding:${o.id}`, codAnagrafe: o.cod_anagrafe, motivo: 'onboarding', origine: { onboarding_case_id: o.id } }));
+}
+
 /** Every event of a tenant that calls for a CDD task now, inside its transaction (RLS). */
 export async function pendingCddTriggers(trx: Knex.Transaction, codAzienda: string): Promise<CddTrigger[]> {
-  return [...await dueReviews(trx), ...await expiringDocuments(trx, codAzienda), ...await newMatches(trx)];
+  return [...await approvedOnboardings(trx), ...await dueReviews(trx), ...await expiringDocuments(trx, codAzienda), ...await newMatches(trx)];
 }
 
 /** The trigger for a change of the customer's risk class (called by the risk area). */

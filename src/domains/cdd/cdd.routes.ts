@@ -24,15 +24,19 @@ export const registerCddRoutes: RegisterRoutes = (router, { deps }) => {
 
   router.api({
     method: 'POST', path: '/api/cdd/initiate/:cod_anagrafe', summary: 'Avvia l\'adeguata verifica di un cliente (o restituisce la pratica già aperta)', tag,
-    access: staff(INITIATORS), body: initiateCddSchema, response: initiateCddResponse, status: 201,
+    access: staff(INITIATORS), body: initiateCddSchema, response: initiateCddResponse, status: 201, otherResponses: { 200: initiateCddResponse },
     handler: async (ctx, { params, body }) => {
       const user = ctx.state.user!;
       const r = await initiateCdd(await cddDeps(deps), {
         codAzienda: tenantOf(ctx), actor: staffActor(user), codAnagrafe: params.cod_anagrafe!, motivo: body.motivo, ...(body.nota ? { nota: body.nota } : {}),
       });
-      if (!r.created) ctx.status = 200;
       ctx.set('Location', `/api/cdd/tasks/${r.task.id}`);
-      return { ...cddTaskView(deps, user, r.task), creata: r.created };
+      const view = { ...cddTaskView(deps, user, r.task), creata: r.created };
+      if (r.created) return view;
+      // The customer's open task: 200, nothing was created.
+      ctx.status = 200;
+      ctx.body = view;
+      return undefined;
     },
   });
 
