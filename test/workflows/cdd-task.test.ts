@@ -128,7 +128,7 @@ describe('CDD task workflow (dev server)', function () {
     assert.deepEqual(oldAudit.map((a) => [a.action, a.actor]), [['cdd_review.cancel', 'system']]);
     assert.match(oldAudit[0].data.reason, new RegExp(task.cod_pratica));
 
-    const audit = await env.ownerDb('audit_events').where({ entity_type: 'cdd_task', entity_id: task.id }).orderBy('seq');
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'cdd_task', entity_id: task.id }).orderBy('id');
     assert.deepEqual(audit.map((a) => a.action), ['cdd_task.create', 'cdd_task.start', 'cdd_task.review', 'cdd_task.complete']);
     assert.equal(audit[3].data.edd, 'non_verificabile', 'without the EDD area the completion records the check it could not make');
 
