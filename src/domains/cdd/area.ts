@@ -3,7 +3,10 @@ import { createCddReviewActivities } from '../../../activities/cdd/cdd-review.ac
 import { createCddSweepActivities } from '../../../activities/cdd/cdd-sweep.activities';
 import { createCddTaskActivities } from '../../../activities/cdd/cdd-task.activities';
 import { defineArea } from '../../kit/area';
+import { eddCasesForCustomer } from '../edd';
 import { cddHome } from './cdd.home';
+import { registerCddPages } from './cdd.pages';
+import { STAFF_READ } from '../../kit/roles';
 import { cddReviewsList } from './cdd-review.list';
 import { cddTasksList } from './cdd-task.list';
 import { registerCddRoutes } from './cdd.routes';
@@ -18,9 +21,10 @@ const workflow = (file: string) => fileURLToPath(new URL(`../../../workflows/cdd
 export const cddArea = defineArea({
   name: 'cdd',
   label: 'Adeguata verifica',
-  routes: [registerCddRoutes, registerKycRoutes],
-  // The EDD area's reader is wired here once that area exists (see createCddTaskActivities).
-  activities: (deps) => ({ ...createCddReviewActivities(deps), ...createCddTaskActivities(deps), ...createCddSweepActivities(deps) }),
+  routes: [registerCddRoutes, registerKycRoutes, registerCddPages],
+  navigation: [{ section: 'Clienti', label: 'Adeguata verifica', href: '/cdd', roles: STAFF_READ, order: 30 }],
+  // An enhanced task completes only with an EDD case approved since it opened: the EDD area's reader.
+  activities: (deps) => ({ ...createCddReviewActivities(deps), ...createCddTaskActivities(deps, undefined, eddCasesForCustomer), ...createCddSweepActivities(deps) }),
   workflowModules: [workflow('cdd-review.workflow.ts'), workflow('cdd-task.workflow.ts'), workflow('cdd-sweep.workflow.ts')],
   lists: [cddTasksList, cddReviewsList],
   home: cddHome,
