@@ -52,9 +52,10 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
     };
     const links = new Set<string>();
     const legame = async (da: string, a: string, tipo: TipoLegame, percentuale: number | null, tipoControllo: TipoControllo | null) => {
-      // The same person listed twice in one role is one link.
+      // The same person listed twice in one role is one link; so is a link a known company already has.
       if (links.has(`${a}|${tipo}`)) return;
       links.add(`${a}|${tipo}`);
+      if (await trx('legami').where({ cod_anagrafe_da: da, cod_anagrafe_a: a, tipo }).whereNull('al').first('id')) return;
       await createLegame(trx, p.codAzienda, actor, {
         cod_anagrafe_da: da, cod_anagrafe_a: a, tipo, percentuale, tipo_controllo: tipoControllo, dal: todayInRome(), fonte: 'onboarding',
       });

@@ -226,6 +226,13 @@ describe('onboarding activities', function () {
     const roles = await db('rapporti_soggetti').where({ cod_azienda: tenant, cod_anagrafe: 'ANA-000003' }).orderBy('cod_rapporto');
     assert.deepEqual(roles.map((r) => [r.cod_rapporto, r.ruolo]), [['RAP-000001', 'titolare_effettivo'], ['RAP-000002', 'titolare_effettivo']]);
     assert.equal((await db('audit_events').where({ cod_azienda: tenant, action: 'anagrafe.create' })).length, 4);
+
+    // The first company onboarded again (a second relationship): the same record, its links not repeated.
+    const again = await approve('Alfa S.r.l.', '06363391001');
+    assert.equal(again.made.codAnagrafe, 'ANA-000001');
+    assert.equal((await db('anagrafe').where({ cod_azienda: tenant })).length, 4);
+    assert.equal((await db('legami').where({ cod_azienda: tenant, cod_anagrafe_da: 'ANA-000001' })).length, 2);
+    assert.deepEqual((await db('rapporti').where({ cod_azienda: tenant, cod_anagrafe: 'ANA-000001' }).orderBy('cod_rapporto')).map((r) => r.cod_rapporto), ['RAP-000001', 'RAP-000003']);
   });
 
   it('records transitions once and keeps the reviewer\'s message for the resume link', async () => {
