@@ -43,8 +43,8 @@ export class Case extends TenantModel {
         relation: Model.HasManyRelation,
         modelClass: AuditEvent,
         join: { from: 'cases.id', to: 'audit_events.entity_id' },
-        filter: (q) => q.where('audit_events.entity_type', 'case'),
-        modify: (q) => q.select('entity_id', 'seq', 'action', 'actor', 'occurred_at', 'data').orderByRaw(AuditEvent.chainOrder),
+        // One modifier: Objection ignores `filter` when `modify` is also given, and the entity type must hold.
+        modify: (q) => q.where('audit_events.entity_type', 'case').select('entity_id', 'seq', 'action', 'actor', 'occurred_at', 'data').orderByRaw(AuditEvent.chainOrder),
       },
     };
   }
