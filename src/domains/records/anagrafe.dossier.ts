@@ -1,0 +1,67 @@
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps';
+import type { Role } from '../../kit/roles';
+import { casesForCustomer, type CustomerCase } from '../cases';
+import { screeningForCustomer, type CustomerScreening } from '../screening';
+import { onboardingWorkflowId } from '../../../workflows/onboarding/onboarding.contract';
+import { customerDocuments, customerLinks, customerRelationships, customerVersions, type CustomerDocument, type CustomerLink, type CustomerRelationship } from './anagrafe.read';
+import { riskHistory, type RiskStep } from './anagrafe.history';
+import { customerGraph } from './anagrafe.graph';
+
+/**
+ * The unified customer file (/anagrafe/:codAnagrafe/dossier): everything the product knows about
+ * one customer, each part read from the area that owns it through its public surface, in one
+ * tenant transaction (row-level security applies to every read).
+ */
+
+/** Who may see that suspicious transaction reports exist (tipping-off, art. 39 d.lgs. 231/2007; processes.md "SOS"). */
+export const SOS_READERS: readonly Role[] = ['sos', 'co'];
+
+export interface DossierWorkflow { kind: string; label: string; href: string | null; id: string; url: string }
+
+export interface CustomerFile {
+  relationships: CustomerRelationship[];
+  links: CustomerLink[];
+  documents: CustomerDocument[];
+  riskHistory: RiskStep[];
+  graph: Awaited<ReturnType<typeof customerGraph>>;
+  screening: CustomerScreening | null;
+  cases: CustomerCase[];
+  workflows: DossierWorkflow[];
+  /** Present only for SOS_READERS. */
+  sos?: { message: string };
+}
+
+type Customer = { cod_azienda: string; cod_anagrafe: string; denominazione: string; tipo_soggetto: string; onboarding_case_id: string | null };
+
+export async function customerFile(
+  deps: Deps, trx: Knex.Transaction, c: Customer, opts: { roles: readonly Role[]; names: (usernames: string[]) => Promise<Record<string, string>> },
+): Promise<CustomerFile> {
+  const tenant = c.cod_azienda;
+  // One read after the other: a transaction is one connection.
+  const relationships = await customerRelationships(trx, tenant, c.cod_anagrafe);
+  const links = await customerLinks(trx, tenant, c.cod_anagrafe);
+  const documents = await customerDocuments(trx, tenant, c.cod_anagrafe);
+  const versions = await customerVersions(trx, tenant, c.cod_anagrafe);
+  const screening = await screeningForCustomer(trx, tenant, c.cod_anagrafe);
+  const cases = await casesForCustomer(trx, tenant, c.cod_anagrafe);
+  const names = await opts.names(versions.map((v) => v.changed_by).filter((v): v is string => !!v));
+
+  const link = (id: string) => deps.temporal.webUiLink(id);
+  const workflows: DossierWorkflow[] = [
+    ...(c.onboarding_case_id ? [{
+      kind: 'Onboarding', label: 'Pratica di onboarding', href: `/admin/onboarding/cases/${c.onboarding_case_id}`,
+      id: onboardingWorkflowId(tenant, c.onboarding_case_id), url: link(onboardingWorkflowId(tenant, c.onboarding_case_id)),
+    }] : []),
+    ...cases.map((k) => ({ kind: 'Caso di indagine', label: k.titolo, href: `/casi/${k.id}`, id: k.workflowId, url: link(k.workflowId) })),
+  ];
+
+  return {
+    relationships, links, documents, screening, cases, workflows,
+    riskHistory: riskHistory(versions, names),
+    graph: await customerGraph(c, links, relationships),
+    // No SOS area exists yet, so there is nothing to list; the section still says so to the two
+    // roles entitled to know, and to nobody else, so its absence tells an analyst nothing either.
+    ...(opts.roles.some((r) => SOS_READERS.includes(r)) ? { sos: { message: 'Nessuna segnalazione di operazione sospetta registrata per il soggetto: l\'archivio delle segnalazioni non è ancora attivo.' } } : {}),
+  };
+}
