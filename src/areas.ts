@@ -4,6 +4,7 @@ import { auditArea } from './domains/audit/area';
 import { authArea } from './domains/auth/area';
 import { casesArea } from './domains/cases/area';
 import { cddArea } from './domains/cdd/area';
+import { eddArea } from './domains/edd/area';
 import { esignArea } from './domains/esign/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
@@ -29,4 +30,5 @@ export const AREAS: readonly AreaDefinition[] = [
   esignArea,
   onboardingArea,
   cddArea,
+  eddArea,
 ];

@@ -16,7 +16,6 @@ const SECTION_ICONS: Record<NavSectionName, string> = {
 export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF, order: 10 },
   { section: 'Clienti', label: 'Adeguata verifica', href: '/cdd', roles: STAFF, order: 30 },
-  { section: 'Clienti', label: 'Verifica rafforzata', href: '/edd', roles: STAFF, order: 40 },
   { section: 'Clienti', label: 'KYC', href: '/admin/kyc', roles: STAFF, order: 50 },
   { section: 'Clienti', label: 'KYB', href: '/admin/kyb', roles: STAFF, order: 60 },
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },

@@ -30,6 +30,15 @@ export const AUDIT_ACTION_LABELS = {
   'case.reopen': 'Caso riaperto',
   'case.overdue': 'SLA scaduto',
 
+  // EDD (adeguata verifica rafforzata)
+  'edd.create': 'Verifica rafforzata aperta',
+  'edd.aggiungi-step': 'Misura aggiunta alla verifica rafforzata',
+  'edd.completa-step': 'Misura completata',
+  'edd.approva': 'Verifica rafforzata inviata in approvazione',
+  'edd.approva-supervisore': 'Verifica rafforzata approvata (quattro occhi)',
+  'edd.respingi': 'Verifica rafforzata respinta',
+  'edd.chiudi': 'Verifica rafforzata chiusa',
+
   // Screening
   'screening.subject.create': 'Soggetto aggiunto allo screening',
   'screening.subject.update': 'Soggetto dello screening aggiornato',

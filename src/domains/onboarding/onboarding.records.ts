@@ -14,7 +14,7 @@ import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cd
  */
 
 type Obj = Record<string, unknown>;
-export type Serie = 'ANA' | 'RAP';
+export type Serie = 'ANA' | 'RAP' | 'EDD';
 
 /** The next progressive code of a series for the tenant (ANA-000001), atomically under concurrent approvals. */
 export async function nextCode(trx: Knex.Transaction, codAzienda: string, serie: Serie): Promise<string> {
