@@ -3,6 +3,7 @@ import type { Deps } from '../../deps';
 import type { Role } from '../../kit/roles';
 import { casesForCustomer, type CustomerCase } from '../cases';
 import { screeningForCustomer, type CustomerScreening } from '../screening';
+import { eddCasesForCustomer, EDD_STATO_LABELS, EDD_STATO_TONES, EDD_MOTIVO_LABELS } from '../edd';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/onboarding.contract';
 import { customerDocuments, customerLinks, customerRelationships, customerVersions, type CustomerDocument, type CustomerLink, type CustomerRelationship } from './anagrafe.read';
 import { riskHistory, type RiskStep } from './anagrafe.history';
@@ -19,6 +20,9 @@ export const SOS_READERS: readonly Role[] = ['sos', 'co'];
 
 export interface DossierWorkflow { kind: string; label: string; href: string | null; id: string; url: string }
 
+/** One due-diligence record (a CDD task or an EDD case) as a row of the file. */
+export interface DiligenceRow { label: string; href: string | null; livello?: string | null; motivo: string | null; stato: string; statoLabel: string; statoTone: string; created_at: Date | string; fine: Date | string | null }
+
 export interface CustomerFile {
   relationships: CustomerRelationship[];
   links: CustomerLink[];
@@ -28,6 +32,7 @@ export interface CustomerFile {
   screening: CustomerScreening | null;
   cases: CustomerCase[];
   workflows: DossierWorkflow[];
+  verifiche: { cdd: DiligenceRow[]; cddEmpty: string; edd: DiligenceRow[]; eddEmpty: string };
   /** Present only for SOS_READERS. */
   sos?: { message: string };
 }
@@ -45,6 +50,7 @@ export async function customerFile(
   const versions = await customerVersions(trx, tenant, c.cod_anagrafe);
   const screening = await screeningForCustomer(trx, tenant, c.cod_anagrafe);
   const cases = await casesForCustomer(trx, tenant, c.cod_anagrafe);
+  const edd = await eddCasesForCustomer(trx, c.cod_anagrafe);
   const names = await opts.names(versions.map((v) => v.changed_by).filter((v): v is string => !!v));
 
   const link = (id: string) => deps.temporal.webUiLink(id);
@@ -53,11 +59,20 @@ export async function customerFile(
       kind: 'Onboarding', label: 'Pratica di onboarding', href: `/admin/onboarding/cases/${c.onboarding_case_id}`,
       id: onboardingWorkflowId(tenant, c.onboarding_case_id), url: link(onboardingWorkflowId(tenant, c.onboarding_case_id)),
     }] : []),
+    ...edd.map((e) => ({ kind: 'Verifica rafforzata', label: e.cod_edd, href: `/edd/${e.id}`, id: e.workflow_id, url: link(e.workflow_id) })),
     ...cases.map((k) => ({ kind: 'Caso di indagine', label: k.titolo, href: `/casi/${k.id}`, id: k.workflowId, url: link(k.workflowId) })),
   ];
 
   return {
     relationships, links, documents, screening, cases, workflows,
+    verifiche: {
+      cdd: [], cddEmpty: 'Nessuna adeguata verifica registrata.',
+      edd: edd.map((e) => ({
+        label: e.cod_edd, href: `/edd/${e.id}`, motivo: e.motivi.map((m) => EDD_MOTIVO_LABELS[m] ?? m).join(', '), stato: e.stato,
+        statoLabel: EDD_STATO_LABELS[e.stato] ?? e.stato, statoTone: EDD_STATO_TONES[e.stato] ?? 'secondary', created_at: e.created_at, fine: e.closed_at,
+      })),
+      eddEmpty: 'Nessuna verifica rafforzata aperta sul cliente.',
+    },
     riskHistory: riskHistory(versions, names),
     graph: await customerGraph(c, links, relationships),
     // No SOS area exists yet, so there is nothing to list; the section still says so to the two

@@ -163,3 +163,4 @@ export const PAGE_LABELS = {
   segno: SEGNO_LABELS,
   segnoTone: SEGNO_TONES,
 } as const;
+

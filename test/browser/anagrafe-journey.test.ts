@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+
+/**
+ * A compliance officer registers a customer, corrects it, reads the history of the change and
+ * opens the customer file, in Chromium at 1440×900 (screenshots: test-artifacts/screenshots/anagrafe-*.png).
+ */
+describe('browser: create a customer, edit it, read its history, open its file', function () {
+  this.timeout(180_000);
+  let env: TestEnv;
+  let browser: Browser;
+
+  before(async () => {
+    env = await getTestEnv();
+    browser = await launchBrowser();
+  });
+  after(async () => { await browser?.close(); });
+
+  it('walks the customer records journey', async () => {
+    const tenant = await env.createTenant();
+    const co = await env.createUser({ tenant, roles: ['co'] });
+    const ctx = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await signInWithTotp(page, env.baseUrl, co);
+
+    // 1. The navigation leads to the list; the form shows its messages next to the fields.
+    await page.goto(`${env.baseUrl}/`);
+    await page.getByRole('link', { name: 'Anagrafe', exact: true }).click();
+    await page.waitForURL(/\/anagrafe$/);
+    await page.getByRole('link', { name: 'Nuovo soggetto' }).click();
+    await page.waitForURL(/\/anagrafe\/nuovo$/);
+    await page.getByLabel('Tipo di soggetto').selectOption('societa');
+    await page.getByLabel('Denominazione o ragione sociale').fill('Officine Meccaniche Padane S.p.A.');
+    await page.getByLabel('Codice fiscale').fill('02112345670');
+    await page.getByLabel('Partita IVA').fill('02112345679');
+    await page.getByLabel('Nazionalità (o paese di costituzione)').selectOption('IT');
+    await page.getByLabel('Paese di residenza (o della sede)').selectOption('IT');
+    await page.getByLabel('Via e numero civico').fill('Via Emilia Est 12');
+    await page.getByLabel('CAP').fill('41121');
+    await page.getByLabel('Città').fill('Modena');
+    await page.getByLabel('Attività o professione').fill('Costruzione di macchine utensili');
+    await page.locator('#f-pep-no').check();
+    await page.getByLabel('Classe di rischio').selectOption('medio');
+    await page.getByRole('button', { name: 'Registra il soggetto' }).click();
+    await page.locator('#f-codice_fiscale-err').waitFor();
+    assert.equal(await page.getByLabel('Codice fiscale').inputValue(), '02112345670', 'what was typed is kept');
+    await screenshot(page, 'anagrafe-01-errore');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+
+    await page.getByLabel('Codice fiscale').fill('02112345679');
+    await page.getByRole('button', { name: 'Registra il soggetto' }).click();
+    await page.waitForURL(/\/anagrafe\/ANA-\d+$/);
+    const cod = new URL(page.url()).pathname.split('/').pop()!;
+    await page.getByText('Soggetto registrato').waitFor();
+    await screenshot(page, 'anagrafe-02-scheda');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+
+    // 2. The edit: a new version that says which field changed, from what to what.
+    await page.getByRole('link', { name: 'Modifica' }).click();
+    await page.waitForURL(new RegExp(`/anagrafe/${cod}/modifica$`));
+    await page.getByLabel('Classe di rischio').selectOption('alto');
+    await page.getByLabel('Telefono').fill('+39 059 555 1234');
+    await screenshot(page, 'anagrafe-03-modifica');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await page.getByRole('button', { name: 'Salva le modifiche' }).click();
+    await page.waitForURL(new RegExp(`/anagrafe/${cod}$`));
+    const v2 = page.locator('[data-versione="2"]');
+    await v2.waitFor();
+    assert.match(await v2.locator('[data-campo="classe_rischio"]').innerText(), /Classe di rischio\s+Medio\s+→\s*Alto/);
+    assert.match(await v2.innerText(), /Modifica/);
+    await page.locator('#versioni').scrollIntoViewIfNeeded();
+    await screenshot(page, 'anagrafe-04-cronologia');
+
+    // 3. The file: a beneficial owner drawn in the graph, the risk history, the sections in order.
+    const owner = await ownerOf(env, tenant, cod);
+    await page.getByRole('link', { name: 'Fascicolo del cliente' }).click();
+    await page.waitForURL(new RegExp(`/anagrafe/${cod}/dossier$`));
+    await page.locator('[data-grafo] svg').waitFor();
+    assert.match(await page.locator('[data-grafo] svg').innerHTML(), new RegExp(owner));
+    assert.equal(await page.locator('[data-storico-rischio] tbody tr').count(), 2, 'created medium, then high');
+    await page.locator('section#movimenti').waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('figure[data-chart]')].every((f) => f.hasAttribute('data-chart-ready')));
+    await screenshot(page, 'anagrafe-05-fascicolo');
+    assert.deepEqual(await seriousA11yViolations(page), []);
+    await ctx.close();
+  });
+});
+
+/** A beneficial owner of the company, linked as the records area stores it (a legame of tipo titolare_effettivo). */
+async function ownerOf(env: TestEnv, tenant: string, company: string): Promise<string> {
+  const cod = `ANA-T${Date.now().toString().slice(-6)}`;
+  await env.ownerDb('anagrafe').insert({
+    cod_azienda: tenant, cod_anagrafe: cod, tipo_soggetto: 'persona_fisica', denominazione: 'Anna Ferrari', nome: 'Anna', cognome: 'Ferrari',
+    nazionalita: 'IT', paese_residenza: 'IT', pep: false, stato: 'attivo', ruolo: 'titolare_effettivo', created_by: 'test',
+  });
+  await env.ownerDb('legami').insert({
+    id: randomUUID(), cod_azienda: tenant, cod_anagrafe_da: company, cod_anagrafe_a: cod, tipo: 'titolare_effettivo', percentuale: 75,
+    tipo_controllo: 'proprieta_diretta', dal: '2026-01-01', fonte: 'manuale', created_by: 'test',
+  });
+  return 'Anna Ferrari';
+}
