@@ -9,6 +9,7 @@ import { esignArea } from './domains/esign/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
+import { recordsArea } from './domains/records/area';
 import { screeningArea } from './domains/screening/area';
 import { systemArea } from './domains/system/area';
 
@@ -29,6 +30,7 @@ export const AREAS: readonly AreaDefinition[] = [
   screeningArea,
   esignArea,
   onboardingArea,
+  recordsArea,
   cddArea,
   eddArea,
 ];

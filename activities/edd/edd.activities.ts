@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
-import { nextCode } from '../../src/domains/onboarding';
+import { nextCode } from '../../src/domains/records';
 import {
   EDD_FAILURES, type EddCreation, type EddProjection, type EddRecord, type EddStepInput, type EddStepRecord,
 } from '../../workflows/edd/edd.contract';
