@@ -5,7 +5,7 @@ import { casesForCustomer, type CustomerCase } from '../cases';
 import { screeningForCustomer, type CustomerScreening } from '../screening';
 import { eddCasesForCustomer, EDD_STATO_LABELS, EDD_STATO_TONES, EDD_MOTIVO_LABELS } from '../edd';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/onboarding.contract';
-import { customerDocuments, customerLinks, customerRelationships, customerVersions, type CustomerDocument, type CustomerLink, type CustomerRelationship } from './anagrafe.read';
+import type { CustomerDocument, CustomerLink, CustomerRecord, CustomerRelationship } from './anagrafe.read';
 import { riskHistory, type RiskStep } from './anagrafe.history';
 import { customerGraph } from './anagrafe.graph';
 
@@ -37,17 +37,12 @@ export interface CustomerFile {
   sos?: { message: string };
 }
 
-type Customer = { cod_azienda: string; cod_anagrafe: string; denominazione: string; tipo_soggetto: string; onboarding_case_id: string | null };
-
 export async function customerFile(
-  deps: Deps, trx: Knex.Transaction, c: Customer, opts: { roles: readonly Role[]; names: (usernames: string[]) => Promise<Record<string, string>> },
+  deps: Deps, trx: Knex.Transaction, record: CustomerRecord, opts: { roles: readonly Role[]; names: (usernames: string[]) => Promise<Record<string, string>> },
 ): Promise<CustomerFile> {
+  const { customer: c, relationships, links, documents, versions } = record;
   const tenant = c.cod_azienda;
   // One read after the other: a transaction is one connection.
-  const relationships = await customerRelationships(trx, tenant, c.cod_anagrafe);
-  const links = await customerLinks(trx, tenant, c.cod_anagrafe);
-  const documents = await customerDocuments(trx, tenant, c.cod_anagrafe);
-  const versions = await customerVersions(trx, tenant, c.cod_anagrafe);
   const screening = await screeningForCustomer(trx, tenant, c.cod_anagrafe);
   const cases = await casesForCustomer(trx, tenant, c.cod_anagrafe);
   const edd = await eddCasesForCustomer(trx, c.cod_anagrafe);

@@ -1,5 +1,11 @@
+import { z } from 'zod';
 import { COUNTRY_OPTIONS } from '../onboarding';
-import { CLASSE_RISCHIO_LABELS, STATO_LABELS, TIPO_SOGGETTO_LABELS } from './anagrafe.labels';
+import { testoOpzionale } from '../../http/text-field';
+import { fieldErrors } from '../../http/validate';
+import { CLASSE_RISCHIO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_SOGGETTO_LABELS } from './anagrafe.labels';
+import { CLASSI_RISCHIO, STATI_ANAGRAFE, TIPI_SOGGETTO } from './records.vocabulary';
+import type { CustomerFields, CustomerPatch } from './records.commands';
+import { isoDate, todayInRome } from './records.dates';
 
 /**
  * The customer form (/anagrafe/nuovo and /anagrafe/:cod/modifica), described once: the template
@@ -31,8 +37,10 @@ export function customerFormGroups(edit: boolean): FieldGroup[] {
   return [
     {
       id: 'soggetto', legend: 'Soggetto', hint: 'Per una persona fisica la denominazione, se vuota, è «Nome Cognome».', fields: [
-        { name: 'tipo_soggetto', label: 'Tipo di soggetto', type: 'select', options: opts(TIPO_SOGGETTO_LABELS), required: true, col: 6 },
-        ...(edit ? [{ name: 'stato', label: 'Stato', type: 'select' as const, options: opts(Object.fromEntries(Object.entries(STATO_LABELS).filter(([k]) => k !== 'eliminato'))), required: true, col: 6 }] : []),
+        // The type of subject is fixed once recorded (the command keeps it): the edit form shows the state instead.
+        edit
+          ? { name: 'stato', label: 'Stato', type: 'select', options: opts(Object.fromEntries(Object.entries(STATO_ANAGRAFE_LABELS).filter(([k]) => k !== 'eliminato'))), required: true, col: 6 }
+          : { name: 'tipo_soggetto', label: 'Tipo di soggetto', type: 'select', options: opts(TIPO_SOGGETTO_LABELS), required: true, col: 6 },
         { name: 'denominazione', label: 'Denominazione o ragione sociale', autocomplete: 'organization', col: 12 },
         { name: 'nome', label: 'Nome', autocomplete: 'given-name', help: 'Persona fisica e ditta individuale (il titolare).', col: 6 },
         { name: 'cognome', label: 'Cognome', autocomplete: 'family-name', col: 6 },
@@ -116,7 +124,7 @@ export function recordValues(row: Obj): Record<string, string> {
   const out: Record<string, string> = {};
   for (const k of TEXT_KEYS) {
     const v = row[k];
-    out[k] = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
+    out[k] = v === null || v === undefined ? '' : v instanceof Date ? isoDate(v) ?? '' : String(v);
   }
   const addr = (row.indirizzo && typeof row.indirizzo === 'object' ? row.indirizzo : {}) as Obj;
   for (const k of ADDRESS_KEYS) out[`indirizzo.${k}`] = addr[k] === null || addr[k] === undefined ? '' : String(addr[k]);
@@ -125,16 +133,88 @@ export function recordValues(row: Obj): Record<string, string> {
   return out;
 }
 
+const ISO2_CODES = new Set(COUNTRY_OPTIONS.map((c) => c.code));
+const blank = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
+const optionalText = (max: number) => testoOpzionale({ max });
+const country = z.string().optional().refine((v) => v === undefined || ISO2_CODES.has(v), { message: 'Scegli un paese dall\'elenco' });
+const ADDRESS_MAX = { via: 200, cap: 10, citta: 100, provincia: 50 } as const;
+
 /**
- * The form values as the command's input: empty text is "not given" (null, so an edit can clear a
- * field), the address is one object or null, PEP a boolean when answered. Checks are the command's.
+ * What the form may get wrong, checked before the command: required names by type of subject,
+ * formats (e-mail, dates, countries from the list). The tax ids' check characters and the
+ * duplicates are the command's (its 422 and 409 come back next to the field too).
  */
-export function customerInput(values: Record<string, string>): Obj {
-  const blank = (v: string | undefined) => (v === undefined || v.trim() === '' ? null : v.trim());
-  const out: Obj = {};
-  for (const k of TEXT_KEYS) out[k] = blank(values[k]);
-  const addr = Object.fromEntries(ADDRESS_KEYS.map((k) => [k, blank(values[`indirizzo.${k}`])]));
-  out.indirizzo = Object.values(addr).some((v) => v !== null) ? addr : null;
-  out.pep = values.pep === 'true' ? true : values.pep === 'false' ? false : undefined;
-  return out;
+const formSchema = z.object({
+  tipo_soggetto: z.enum(TIPI_SOGGETTO, { message: 'Scegli il tipo di soggetto' }),
+  stato: z.enum(STATI_ANAGRAFE.filter((x) => x !== 'eliminato') as ['attivo', 'sospeso', 'cessato'], { message: 'Scegli lo stato' }).optional(),
+  denominazione: optionalText(200),
+  nome: optionalText(100),
+  cognome: optionalText(100),
+  data_nascita: z.string().optional()
+    .refine((v) => v === undefined || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))), { message: 'Scrivi una data valida (giorno, mese, anno)' })
+    .refine((v) => v === undefined || v <= todayInRome(), { message: 'La data di nascita non può essere nel futuro' }),
+  luogo_nascita: optionalText(100),
+  nazionalita: country,
+  paese_residenza: country,
+  attivita: optionalText(200),
+  codice_fiscale: z.string().max(20, 'Massimo 20 caratteri').optional(),
+  partita_iva: z.string().max(16, 'Massimo 16 caratteri').optional(),
+  codice_fiscale_estero: optionalText(40),
+  paese_fiscale: country,
+  'indirizzo.via': optionalText(ADDRESS_MAX.via),
+  'indirizzo.cap': optionalText(ADDRESS_MAX.cap),
+  'indirizzo.citta': optionalText(ADDRESS_MAX.citta),
+  'indirizzo.provincia': optionalText(ADDRESS_MAX.provincia),
+  'indirizzo.paese': country,
+  email: z.email({ message: 'Scrivi un indirizzo e-mail valido' }).max(200).optional(),
+  telefono: z.string().max(40, 'Massimo 40 caratteri').regex(/^[+0-9 ()./-]+$/, 'Scrivi solo cifre, spazi e il prefisso internazionale (+39)').optional(),
+  pep: z.enum(['true', 'false'], { message: 'Rispondi sì o no' }),
+  classe_rischio: z.enum(CLASSI_RISCHIO, { message: 'Scegli una classe dall\'elenco' }).optional(),
+}).superRefine((v, ctx) => {
+  if (v.tipo_soggetto === 'persona_fisica' || v.tipo_soggetto === 'ditta_individuale') {
+    if (!v.nome) ctx.addIssue({ code: 'custom', path: ['nome'], message: 'Scrivi il nome' });
+    if (!v.cognome) ctx.addIssue({ code: 'custom', path: ['cognome'], message: 'Scrivi il cognome' });
+  }
+  if (v.tipo_soggetto !== 'persona_fisica' && !v.denominazione) {
+    ctx.addIssue({ code: 'custom', path: ['denominazione'], message: 'Scrivi la denominazione o ragione sociale' });
+  }
+  if (v.codice_fiscale_estero && !v.paese_fiscale) ctx.addIssue({ code: 'custom', path: ['paese_fiscale'], message: 'Indica il paese che ha rilasciato l\'identificativo estero' });
+});
+
+export type ParsedCustomerForm = { ok: true; fields: CustomerFields } | { ok: false; errors: Record<string, string> };
+
+/**
+ * The form values as the command's input, or the messages next to the fields. Empty text is
+ * null (an edit may clear a field); the address is one object, or null when left empty.
+ */
+export function parseCustomerForm(values: Record<string, string>, edit: boolean): ParsedCustomerForm {
+  const raw = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, blank(v)]));
+  if (!edit) delete raw.stato;
+  const parsed = formSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  const v = parsed.data;
+  if (edit && !v.stato) return { ok: false, errors: { stato: 'Scegli lo stato' } };
+  const address = { via: v['indirizzo.via'], cap: v['indirizzo.cap'], citta: v['indirizzo.citta'], provincia: v['indirizzo.provincia'], paese: v['indirizzo.paese'] };
+  const n = <T>(x: T | undefined) => x ?? null;
+  return {
+    ok: true,
+    fields: {
+      tipo_soggetto: v.tipo_soggetto, denominazione: n(v.denominazione), nome: n(v.nome), cognome: n(v.cognome), codice_fiscale: n(v.codice_fiscale),
+      partita_iva: n(v.partita_iva), codice_fiscale_estero: n(v.codice_fiscale_estero), paese_fiscale: n(v.paese_fiscale), data_nascita: n(v.data_nascita),
+      luogo_nascita: n(v.luogo_nascita), nazionalita: n(v.nazionalita), paese_residenza: n(v.paese_residenza), attivita: n(v.attivita),
+      indirizzo: Object.values(address).some((x) => x !== undefined) ? Object.fromEntries(Object.entries(address).map(([k, x]) => [k, n(x)])) : null,
+      email: n(v.email), telefono: n(v.telefono), pep: v.pep === 'true', classe_rischio: n(v.classe_rischio), ...(v.stato ? { stato: v.stato } : {}),
+    },
+  };
+}
+
+/**
+ * The edit's patch: everything but the type of subject (fixed). A person's denominazione left
+ * empty, or left as it was, is not sent, so the command composes it again from a changed name.
+ */
+export function customerPatch(fields: CustomerFields, current: { tipo_soggetto: string; denominazione: string }): CustomerPatch {
+  const { tipo_soggetto: _fixed, ...patch } = fields;
+  const keepName = patch.denominazione === null || (current.tipo_soggetto === 'persona_fisica' && patch.denominazione === current.denominazione);
+  if (keepName) delete patch.denominazione;
+  return patch;
 }

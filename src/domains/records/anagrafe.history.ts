@@ -1,6 +1,6 @@
 import { data, dataora, numero, VUOTO } from '../../http/format';
 import { CAMPO_LABELS, CAMPO_VALUE_LABELS, CLASSE_RISCHIO_LABELS, CLASSE_RISCHIO_TONES, OPERAZIONE_LABELS, OPERAZIONE_TONES } from './anagrafe.labels';
-import type { CustomerVersion } from './anagrafe.read';
+import type { CustomerVersion } from './customer-version.model';
 import { countryName } from '../onboarding';
 
 /**

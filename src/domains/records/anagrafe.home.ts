@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { hasAnyRole, tileCount, type HomeTile, type HomeTiles } from '../../kit/home';
 import { listBaseQuery, tenantScope, type ListRequest } from '../../kit/list';
 import { STAFF_READ } from '../../kit/roles';
-import { customersList } from './anagrafe.list';
+import { customersList } from './records.lists';
 
 /** Identity documents expiring within this many days are announced on the home (a CDD update is due before expiry). */
 const SOON_DAYS = 60;

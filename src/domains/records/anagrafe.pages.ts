@@ -10,13 +10,14 @@ import { fullNamesByUsername, userNames } from '../../kit/users';
 import { isUuid } from '../../kit/ids';
 import type { RegisterRoutes } from '../../kit/area';
 import { COUNTRY_OPTIONS } from '../onboarding';
-import { customerFormGroups, customerInput, errorSummary, formValues, recordValues } from './anagrafe.forms';
+import { customerFormGroups, customerPatch, errorSummary, formValues, parseCustomerForm, recordValues } from './anagrafe.forms';
 import { historyEntries, identityView } from './anagrafe.history';
-import { customerDocuments, customerLinks, customerRelationships, customerVersions } from './anagrafe.read';
+import { readCustomerRecord, type CustomerRecord } from './anagrafe.read';
 import { customerFile } from './anagrafe.dossier';
 import { PAGE_LABELS } from './anagrafe.labels';
 import { customerListQuery, listCustomers } from './anagrafe.list';
-import { createCustomer, customerAsOf, softDeleteCustomer, updateCustomer } from './records.commands';
+import { createCustomer, customerAsOf, getCustomer, softDeleteCustomer, updateCustomer } from './records.commands';
+import type { Customer } from './customer.model';
 
 /** Who may create, edit and delete a customer record (the API's writers). */
 const WRITERS: Role[] = STAFF_WRITE;
@@ -44,10 +45,15 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   const user = (ctx: Ctx) => ctx.state.user!;
 
   /** The customer, or a 404 page: another tenant's code is not found (row-level security). */
-  const load = async (trx: Knex.Transaction, ctx: Ctx, cod: string) => {
-    const row = await trx('anagrafe').where({ cod_azienda: tenantOf(ctx), cod_anagrafe: cod }).first();
-    if (!row) throw notFound('Soggetto', 'm');
-    return row as Record<string, unknown> & { cod_anagrafe: string; cod_azienda: string; denominazione: string; tipo_soggetto: string; stato: string; versione: number; onboarding_case_id: string | null };
+  const load = async (trx: Knex.Transaction, cod: string): Promise<Customer> => {
+    const c = await getCustomer(trx, cod);
+    if (!c) throw notFound('Soggetto', 'm');
+    return c;
+  };
+  const loadRecord = async (trx: Knex.Transaction, cod: string): Promise<CustomerRecord> => {
+    const r = await readCustomerRecord(trx, cod);
+    if (!r) throw notFound('Soggetto', 'm');
+    return r;
   };
 
   // ---- list ----
@@ -57,8 +63,8 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     const q = parsed.success ? parsed.data : customerListQuery.parse({});
     const result = await tx(ctx, (trx) => listCustomers(trx, tenantOf(ctx), q));
     const filters = {
-      q: q.q ?? '', tipo_soggetto: q.tipo_soggetto ?? '', classe_rischio: q.classe_rischio ?? '', stato: q.stato ?? '',
-      pep: q.pep === undefined ? '' : String(q.pep), paese_residenza: q.paese_residenza ?? '', sort: q.sort,
+      q: q.q ?? '', tipo: q.tipo ?? '', classe_rischio: q.classe_rischio ?? '', stato: q.stato ?? '',
+      pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', sort: q.sort,
     };
     return { result, filters, labels: PAGE_LABELS, countries: COUNTRY_OPTIONS, canCreate: hasRole(user(ctx), WRITERS) };
   };
@@ -102,13 +108,15 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     return undefined;
   };
 
-  router.get('/anagrafe/nuovo', staff(WRITERS), (ctx) => renderForm(ctx, {}, { tipo_soggetto: 'persona_fisica', pep: 'false', ...formValues({}) , versione: '' }));
+  router.get('/anagrafe/nuovo', staff(WRITERS), (ctx) => renderForm(ctx, {}, { ...formValues({}), tipo_soggetto: 'persona_fisica', pep: 'false' }));
 
   router.post('/anagrafe/nuovo', staff(WRITERS), async (ctx) => {
     const values = formValues(formBody(ctx));
+    const parsed = parseCustomerForm(values, false);
+    if (!parsed.ok) return renderForm(ctx, {}, values, parsed.errors, 422);
     try {
-      const { codAnagrafe } = await createCustomer(deps, tenantOf(ctx), user(ctx).username, customerInput(values));
-      redirectWithFlash(ctx, `/anagrafe/${codAnagrafe}`, 'success', 'Soggetto registrato');
+      const c = await tx(ctx, (trx) => createCustomer(trx, tenantOf(ctx), user(ctx).username, parsed.fields));
+      redirectWithFlash(ctx, `/anagrafe/${c.cod_anagrafe}`, 'success', 'Soggetto registrato');
     } catch (err) {
       const errors = commandErrors(err);
       if (!errors) throw err;
@@ -125,21 +133,15 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     if (asOfInput && !ISO_DAY.test(asOfInput)) asOfErrors.al = 'Scrivi una data valida (giorno, mese, anno)';
     const wantAsOf = asOfInput !== '' && !asOfErrors.al;
     const d = await tx(ctx, async (trx) => {
-      const a = await load(trx, ctx, cod);
-      const tenant = tenantOf(ctx);
-      // One read after the other: a transaction is one connection.
-      const rapporti = await customerRelationships(trx, tenant, cod);
-      const legami = await customerLinks(trx, tenant, cod);
-      const documenti = await customerDocuments(trx, tenant, cod);
-      const versions = await customerVersions(trx, tenant, cod);
-      const names = await peopleNames(trx, [...versions.map((v) => v.changed_by ?? ''), String(a.eliminato_da ?? '')].filter(Boolean));
+      const r = await loadRecord(trx, cod);
+      const names = await peopleNames(trx, [...r.versions.map((v) => v.changed_by), r.customer.eliminato_da ?? ''].filter(Boolean));
       const asOf = wantAsOf ? await customerAsOf(trx, cod, asOfInput) : undefined;
-      return { a, rapporti, legami, documenti, versions, names, asOf };
+      return { a: r.customer, rapporti: r.relationships, legami: r.links, documenti: r.documents, versions: r.versions, names, asOf };
     });
     const canWrite = hasRole(user(ctx), WRITERS) && d.a.stato !== 'eliminato';
     render(ctx, views, 'anagrafe/detail.njk', {
-      a: d.a, view: identityView(d.a), labels: PAGE_LABELS, rapporti: d.rapporti, legami: d.legami, documenti: d.documenti,
-      versioni: historyEntries(d.versions, d.names), eliminatoDa: d.names[String(d.a.eliminato_da)] ?? d.a.eliminato_da,
+      a: d.a, view: identityView(d.a as unknown as Record<string, unknown>), labels: PAGE_LABELS, rapporti: d.rapporti, legami: d.legami, documenti: d.documenti,
+      versioni: historyEntries(d.versions, d.names), eliminatoDa: d.a.eliminato_da ? d.names[d.a.eliminato_da] ?? d.a.eliminato_da : null,
       asOfInput, asOfErrors,
       asOf: wantAsOf ? {
         date: asOfInput, record: d.asOf ? { ...d.asOf.snapshot, cod_anagrafe: cod, versione: d.asOf.versione } : null,
@@ -157,20 +159,25 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   // ---- edit ----
 
   router.get('/anagrafe/:cod/modifica', staff(WRITERS), async (ctx) => {
-    const a = await tx(ctx, (trx) => load(trx, ctx, ctx.params.cod!));
+    const a = await tx(ctx, (trx) => load(trx, ctx.params.cod!));
     if (a.stato === 'eliminato') return redirectWithFlash(ctx, `/anagrafe/${a.cod_anagrafe}`, 'warning', 'Un soggetto eliminato non si può modificare');
-    renderForm(ctx, { edit: { cod: a.cod_anagrafe, denominazione: a.denominazione } }, recordValues(a));
+    renderForm(ctx, { edit: { cod: a.cod_anagrafe, denominazione: a.denominazione } }, recordValues(a as unknown as Record<string, unknown>));
   });
 
   router.post('/anagrafe/:cod/modifica', staff(WRITERS), async (ctx) => {
-    const a = await tx(ctx, (trx) => load(trx, ctx, ctx.params.cod!));
-    const values = formValues(formBody(ctx));
+    const a = await tx(ctx, (trx) => load(trx, ctx.params.cod!));
+    // The type of subject is the record's: the edit form does not send it.
+    const values = { ...formValues(formBody(ctx)), tipo_soggetto: a.tipo_soggetto };
     const edit = { cod: a.cod_anagrafe, denominazione: a.denominazione };
     const versione = Number(values.versione);
-    if (!Number.isInteger(versione) || versione < 1) return renderForm(ctx, { edit }, values, { _form: 'Il modulo non indica la versione che stai modificando: riaprilo dalla scheda del soggetto' }, 422);
+    if (!Number.isInteger(versione) || versione < 1) {
+      return renderForm(ctx, { edit }, values, { _form: 'Il modulo non indica la versione che stai modificando: riaprilo dalla scheda del soggetto' }, 422);
+    }
+    const parsed = parseCustomerForm(values, true);
+    if (!parsed.ok) return renderForm(ctx, { edit }, values, parsed.errors, 422);
     try {
-      await updateCustomer(deps, tenantOf(ctx), user(ctx).username, a.cod_anagrafe, versione, customerInput(values));
-      redirectWithFlash(ctx, `/anagrafe/${a.cod_anagrafe}`, 'success', 'Modifiche salvate');
+      const r = await tx(ctx, (trx) => updateCustomer(trx, tenantOf(ctx), user(ctx).username, a.cod_anagrafe, customerPatch(parsed.fields, a), versione));
+      redirectWithFlash(ctx, `/anagrafe/${a.cod_anagrafe}`, 'success', r.changed.length ? 'Modifiche salvate' : 'Nessuna modifica da salvare');
     } catch (err) {
       const errors = commandErrors(err);
       if (!errors) throw err;
@@ -188,8 +195,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     // The reason is missing or unreadable: the page comes back with the message next to it, the panel open.
     if (!reason.success) return renderDetail(ctx, cod, { values, errors: { motivo: reason.error.issues[0]!.message } }, 422);
     try {
-      await tx(ctx, (trx) => load(trx, ctx, cod));
-      await softDeleteCustomer(deps, tenantOf(ctx), user(ctx).username, cod, reason.data);
+      await tx(ctx, (trx) => softDeleteCustomer(trx, tenantOf(ctx), user(ctx).username, cod, reason.data));
     } catch (err) {
       if (err instanceof ValidationError) return renderDetail(ctx, cod, { values, errors: { motivo: err.errors[0]?.message ?? err.detail ?? 'Motivo non valido' } }, 422);
       // Open relationships (or a record already deleted): refused, and the page says why.
@@ -204,8 +210,8 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   router.get('/anagrafe/:codAnagrafe/dossier', staff(STAFF_READ), async (ctx) => {
     const cod = ctx.params.codAnagrafe!;
     const { a, file } = await tx(ctx, async (trx) => {
-      const row = await load(trx, ctx, cod);
-      return { a: row, file: await customerFile(deps, trx, row, { roles: user(ctx).ruoli, names: (who) => peopleNames(trx, who) }) };
+      const r = await loadRecord(trx, cod);
+      return { a: r.customer, file: await customerFile(deps, trx, r, { roles: user(ctx).ruoli, names: (who) => peopleNames(trx, who) }) };
     });
     const sections = [
       { id: 'identita', label: 'Identità' }, { id: 'rischio', label: 'Rischio' }, { id: 'grafo', label: 'Grafo dei legami' },
@@ -215,7 +221,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
       ...(file.sos ? [{ id: 'sos', label: 'Segnalazioni' }] : []), { id: 'processi', label: 'Processi' },
     ];
     render(ctx, views, 'anagrafe/dossier.njk', {
-      a, view: identityView(a), labels: PAGE_LABELS, sections,
+      a, view: identityView(a as unknown as Record<string, unknown>), labels: PAGE_LABELS, sections,
       rapporti: file.relationships, legami: file.links, documenti: file.documents, riskHistory: file.riskHistory, graph: file.graph,
       screening: file.screening, cases: file.cases, workflows: file.workflows, sos: file.sos,
       movements: file.movements, verifiche: file.verifiche,

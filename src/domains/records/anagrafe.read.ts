@@ -1,23 +1,26 @@
 import type { Knex } from 'knex';
+import { Customer } from './customer.model';
+import type { CustomerVersion } from './customer-version.model';
+import type { Legame } from './legame.model';
+import { todayInRome } from './records.dates';
 
 /**
- * The reads behind the customer's pages (detail and file): the subject's relationships with its
- * roles, its links both ways, its documents and its versions. Always inside withTenant (row-level
- * security); the tenant predicate is explicit so each read uses the tenant-first indexes.
+ * The customer's pages (detail and file) read one graph of the records models: the subject, the
+ * relationships it has a role on (with the other parties), its links both ways (the other subject
+ * named), its documents and its versions. Inside withTenant: row-level security shows the
+ * tenant's rows only, so another tenant's code finds nothing.
  */
-
-type Row = Record<string, unknown>;
 
 export interface CustomerRelationship {
   cod_rapporto: string;
   tipo: string;
   stato: string;
-  data_apertura: Date | string;
-  data_chiusura: Date | string | null;
+  data_apertura: string;
+  data_chiusura: string | null;
   scopo: string | null;
   ruolo: string;
-  dal: Date | string | null;
-  al: Date | string | null;
+  dal: string | null;
+  al: string | null;
   /** The other subjects of the relationship and their roles (co-holders, delegates...). */
   altri: { cod_anagrafe: string; denominazione: string; ruolo: string }[];
 }
@@ -28,13 +31,13 @@ export interface CustomerLink {
   /** 'da': from this subject to the other (a company to its owner); 'a': the other way. */
   direzione: 'da' | 'a';
   altro: { cod_anagrafe: string; denominazione: string; tipo_soggetto: string; pep: boolean };
-  percentuale: string | number | null;
+  percentuale: string | null;
   tipo_controllo: string | null;
-  dal: Date | string | null;
-  al: Date | string | null;
+  dal: string | null;
+  al: string | null;
   fonte: string | null;
   note: string | null;
-  /** Still in force (no end date, or one in the future). */
+  /** Still in force (no end date, or one not past). */
   attivo: boolean;
 }
 
@@ -44,75 +47,61 @@ export interface CustomerDocument {
   numero: string | null;
   autorita_rilascio: string | null;
   paese_rilascio: string | null;
-  data_rilascio: Date | string | null;
-  data_scadenza: Date | string | null;
+  data_rilascio: string | null;
+  data_scadenza: string | null;
   stato: string;
   /** Days to expiry (negative once expired); null without an expiry date. */
   giorniAllaScadenza: number | null;
 }
 
-export interface CustomerVersion {
-  versione: number;
-  operazione: string;
-  changed_at: Date;
-  changed_by: string | null;
-  campi: Record<string, { old: unknown; new: unknown }>;
-  snapshot: Row;
+export interface CustomerRecord {
+  customer: Customer;
+  relationships: CustomerRelationship[];
+  links: CustomerLink[];
+  documents: CustomerDocument[];
+  versions: CustomerVersion[];
 }
 
-const inForce = (al: unknown, today: string) => al === null || al === undefined || isoDay(al) >= today;
-const isoDay = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
-const todayIso = () => new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
+const GRAPH = '[rapporti.soggetti(parte), legami_uscenti.a, legami_entranti.da, documenti, versioni]';
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
-/** The relationships the subject takes part in, with its role in each and the other parties. */
-export async function customerRelationships(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string): Promise<CustomerRelationship[]> {
-  const rows = await trx('rapporti_soggetti as rs')
-    .join('rapporti as r', function () { this.on('r.cod_azienda', 'rs.cod_azienda').andOn('r.cod_rapporto', 'rs.cod_rapporto'); })
-    .where({ 'rs.cod_azienda': codAzienda, 'rs.cod_anagrafe': codAnagrafe })
-    .orderBy([{ column: 'r.data_apertura', order: 'desc' }, { column: 'r.cod_rapporto', order: 'desc' }])
-    .select('r.cod_rapporto', 'r.tipo', 'r.stato', 'r.data_apertura', 'r.data_chiusura', 'r.scopo', 'rs.ruolo', 'rs.dal', 'rs.al') as Omit<CustomerRelationship, 'altri'>[];
-  if (!rows.length) return [];
-  const others = await trx('rapporti_soggetti as rs')
-    .join('anagrafe as a', function () { this.on('a.cod_azienda', 'rs.cod_azienda').andOn('a.cod_anagrafe', 'rs.cod_anagrafe'); })
-    .where('rs.cod_azienda', codAzienda).whereIn('rs.cod_rapporto', rows.map((r) => r.cod_rapporto)).whereNot('rs.cod_anagrafe', codAnagrafe)
-    .orderBy(['rs.cod_rapporto', 'rs.ruolo', 'a.denominazione'])
-    .select('rs.cod_rapporto', 'rs.cod_anagrafe', 'a.denominazione', 'rs.ruolo') as { cod_rapporto: string; cod_anagrafe: string; denominazione: string; ruolo: string }[];
-  return rows.map((r) => ({ ...r, altri: others.filter((o) => o.cod_rapporto === r.cod_rapporto).map(({ cod_rapporto: _c, ...o }) => o) }));
-}
+/** The subject and everything its pages show, or undefined when the tenant has no such code. */
+export async function readCustomerRecord(trx: Knex.Transaction, codAnagrafe: string): Promise<CustomerRecord | undefined> {
+  const c = await Customer.of(trx).where({ cod_anagrafe: codAnagrafe }).first()
+    .withGraphFetched(GRAPH)
+    .modifiers({ parte: (q) => q.select('anagrafe.cod_azienda', 'anagrafe.cod_anagrafe', 'anagrafe.denominazione') });
+  if (!c) return undefined;
+  const today = todayInRome();
+  const rel = c.rapporti ?? [];
+  const relationships: CustomerRelationship[] = rel.map((r) => {
+    const role = r as unknown as { ruolo: string; ruolo_dal: string | null; ruolo_al: string | null };
+    return {
+      cod_rapporto: r.cod_rapporto, tipo: r.tipo, stato: r.stato, data_apertura: r.data_apertura, data_chiusura: r.data_chiusura, scopo: r.scopo,
+      ruolo: role.ruolo, dal: role.ruolo_dal, al: role.ruolo_al,
+      altri: (r.soggetti ?? []).filter((s) => s.cod_anagrafe !== codAnagrafe)
+        .map((s) => ({ cod_anagrafe: s.cod_anagrafe, denominazione: s.denominazione, ruolo: s.ruolo })),
+    };
+  }).sort((a, b) => b.data_apertura.localeCompare(a.data_apertura) || b.cod_rapporto.localeCompare(a.cod_rapporto));
 
-/** The subject's links (legami) both ways, the other subject named; beneficial owners are links of tipo 'titolare_effettivo'. */
-export async function customerLinks(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string): Promise<CustomerLink[]> {
-  const side = (mine: 'cod_anagrafe_da' | 'cod_anagrafe_a', theirs: 'cod_anagrafe_da' | 'cod_anagrafe_a') => trx('legami as l')
-    .join('anagrafe as o', function () { this.on('o.cod_azienda', 'l.cod_azienda').andOn('o.cod_anagrafe', `l.${theirs}`); })
-    .where({ 'l.cod_azienda': codAzienda, [`l.${mine}`]: codAnagrafe })
-    .select('l.id', 'l.tipo', 'l.percentuale', 'l.tipo_controllo', 'l.dal', 'l.al', 'l.fonte', 'l.note', 'o.cod_anagrafe', 'o.denominazione', 'o.tipo_soggetto', 'o.pep') as Promise<Row[]>;
-  // One query after the other: a transaction is one connection.
-  const from = await side('cod_anagrafe_da', 'cod_anagrafe_a');
-  const to = await side('cod_anagrafe_a', 'cod_anagrafe_da');
-  const today = todayIso();
-  const shape = (r: Row, direzione: 'da' | 'a'): CustomerLink => ({
-    id: r.id as string, tipo: r.tipo as string, direzione,
-    altro: { cod_anagrafe: r.cod_anagrafe as string, denominazione: r.denominazione as string, tipo_soggetto: r.tipo_soggetto as string, pep: r.pep === true },
-    percentuale: r.percentuale as string | null, tipo_controllo: (r.tipo_controllo as string | null) ?? null, dal: (r.dal as string | null) ?? null,
-    al: (r.al as string | null) ?? null, fonte: (r.fonte as string | null) ?? null, note: (r.note as string | null) ?? null, attivo: inForce(r.al, today),
-  });
-  return [...from.map((r) => shape(r, 'da')), ...to.map((r) => shape(r, 'a'))]
+  const link = (l: Legame, direzione: 'da' | 'a'): CustomerLink | undefined => {
+    const other = direzione === 'da' ? l.a : l.da;
+    if (!other) return undefined;
+    return {
+      id: l.id, tipo: l.tipo, direzione, percentuale: l.percentuale, tipo_controllo: l.tipo_controllo, dal: l.dal, al: l.al, fonte: l.fonte, note: l.note,
+      altro: { cod_anagrafe: other.cod_anagrafe, denominazione: other.denominazione, tipo_soggetto: other.tipo_soggetto, pep: other.pep === true },
+      attivo: l.al === null || l.al >= today,
+    };
+  };
+  const links = [...(c.legami_uscenti ?? []).map((l) => link(l, 'da')), ...(c.legami_entranti ?? []).map((l) => link(l, 'a'))]
+    .filter((l): l is CustomerLink => !!l)
     .sort((a, b) => Number(b.attivo) - Number(a.attivo) || a.tipo.localeCompare(b.tipo) || a.altro.denominazione.localeCompare(b.altro.denominazione, 'it'));
-}
 
-/** The subject's documents, the ones expiring first on top (no expiry last). */
-export async function customerDocuments(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string): Promise<CustomerDocument[]> {
-  const rows = await trx('documenti').where({ cod_azienda: codAzienda, cod_anagrafe: codAnagrafe })
-    .orderByRaw('data_scadenza asc nulls last, created_at desc')
-    .select('id', 'tipo', 'numero', 'autorita_rilascio', 'paese_rilascio', 'data_rilascio', 'data_scadenza', 'stato') as Omit<CustomerDocument, 'giorniAllaScadenza'>[];
-  const today = todayIso();
-  return rows.map((d) => ({ ...d, giorniAllaScadenza: d.data_scadenza ? daysBetween(today, isoDay(d.data_scadenza)) : null }));
-}
+  // Expiring first; documents without an expiry last.
+  const documents = (c.documenti ?? []).map((d) => ({
+    id: d.id, tipo: d.tipo, numero: d.numero, autorita_rilascio: d.autorita_rilascio, paese_rilascio: d.paese_rilascio,
+    data_rilascio: d.data_rilascio, data_scadenza: d.data_scadenza, stato: d.stato,
+    giorniAllaScadenza: d.data_scadenza ? daysBetween(today, d.data_scadenza) : null,
+  })).sort((a, b) => (a.data_scadenza ?? '9999').localeCompare(b.data_scadenza ?? '9999'));
 
-/** The versions of the record, newest first. */
-export async function customerVersions(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string, limit = 200): Promise<CustomerVersion[]> {
-  return await trx('anagrafe_versioni').where({ cod_azienda: codAzienda, cod_anagrafe: codAnagrafe })
-    .orderBy('versione', 'desc').limit(limit)
-    .select('versione', 'operazione', 'changed_at', 'changed_by', 'campi', 'snapshot') as CustomerVersion[];
+  return { customer: c, relationships, links, documents, versions: c.versioni ?? [] };
 }
