@@ -6,6 +6,7 @@ import { casesArea } from './domains/cases/area';
 import { cddArea } from './domains/cdd/area';
 import { eddArea } from './domains/edd/area';
 import { esignArea } from './domains/esign/area';
+import { movementsArea } from './domains/movements/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
@@ -33,4 +34,5 @@ export const AREAS: readonly AreaDefinition[] = [
   recordsArea,
   cddArea,
   eddArea,
+  movementsArea,
 ];
