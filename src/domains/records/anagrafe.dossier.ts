@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import type { Role } from '../../kit/roles';
+import type { ChartData } from '../../kit/charts';
 import { casesForCustomer, type CustomerCase } from '../cases';
 import { screeningForCustomer, type CustomerScreening } from '../screening';
+import { movementsMonthlyVolumes, recentMovements, type MovementRecord, type MonthlyVolume } from '../movements';
 import { eddCasesForCustomer, EDD_STATO_LABELS, EDD_STATO_TONES, EDD_MOTIVO_LABELS } from '../edd';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/onboarding.contract';
 import type { CustomerDocument, CustomerLink, CustomerRecord, CustomerRelationship } from './anagrafe.read';
@@ -23,6 +25,24 @@ export interface DossierWorkflow { kind: string; label: string; href: string | n
 /** One due-diligence record (a CDD task or an EDD case) as a row of the file. */
 export interface DiligenceRow { label: string; href: string | null; livello?: string | null; motivo: string | null; stato: string; statoLabel: string; statoTone: string; created_at: Date | string; fine: Date | string | null }
 
+/** How many months of volumes the file's chart shows, and how many of the latest movements its table lists. */
+const CHART_MONTHS = 12;
+const RECENT_MOVEMENTS = 10;
+
+const monthLabel = new Intl.DateTimeFormat('it-IT', { timeZone: 'UTC', month: 'short', year: 'numeric' });
+
+/** The monthly volumes as the chart macro draws them: one bar per sign (and cash), in euro, every month present. */
+export function volumesChart(months: MonthlyVolume[]): ChartData {
+  return {
+    categories: months.map((m) => monthLabel.format(new Date(`${m.mese}-01T00:00:00Z`))),
+    series: [
+      { name: 'Entrate', tone: 'green', data: months.map((m) => m.entrate) },
+      { name: 'Uscite', tone: 'orange', data: months.map((m) => m.uscite) },
+      { name: 'Di cui in contanti', tone: 'yellow', data: months.map((m) => m.contanti) },
+    ],
+  };
+}
+
 export interface CustomerFile {
   relationships: CustomerRelationship[];
   links: CustomerLink[];
@@ -32,6 +52,7 @@ export interface CustomerFile {
   screening: CustomerScreening | null;
   cases: CustomerCase[];
   workflows: DossierWorkflow[];
+  movements: { months: number; chart: ChartData | null; recent: MovementRecord[]; empty: string };
   verifiche: { cdd: DiligenceRow[]; cddEmpty: string; edd: DiligenceRow[]; eddEmpty: string };
   /** Present only for SOS_READERS. */
   sos?: { message: string };
@@ -46,6 +67,8 @@ export async function customerFile(
   const screening = await screeningForCustomer(trx, tenant, c.cod_anagrafe);
   const cases = await casesForCustomer(trx, tenant, c.cod_anagrafe);
   const edd = await eddCasesForCustomer(trx, c.cod_anagrafe);
+  const volumes = await movementsMonthlyVolumes(trx, c.cod_anagrafe, CHART_MONTHS);
+  const recent = await recentMovements(trx, c.cod_anagrafe, RECENT_MOVEMENTS);
   const names = await opts.names(versions.map((v) => v.changed_by).filter((v): v is string => !!v));
 
   const link = (id: string) => deps.temporal.webUiLink(id);
@@ -60,6 +83,12 @@ export async function customerFile(
 
   return {
     relationships, links, documents, screening, cases, workflows,
+    movements: {
+      months: CHART_MONTHS, recent,
+      // No chart of twelve empty months: the table below says there is nothing.
+      chart: volumes.some((m) => m.numero > 0) ? volumesChart(volumes) : null,
+      empty: 'Nessun movimento registrato per il cliente.',
+    },
     verifiche: {
       cdd: [], cddEmpty: 'Nessuna adeguata verifica registrata.',
       edd: edd.map((e) => ({

@@ -1,5 +1,5 @@
 import { dotToInlineSvg, DIAGRAM_STYLE } from '../../http/state-diagram';
-import { RAPPORTO_TIPO_LABELS, RUOLO_RAPPORTO_LABELS, TIPO_CONTROLLO_LABELS, TIPO_LEGAME_LABELS } from './anagrafe.labels';
+import { labelOf, RAPPORTO_TIPO_LABELS, RUOLO_RAPPORTO_LABELS, TIPO_CONTROLLO_LABELS, TIPO_LEGAME_LABELS } from './anagrafe.labels';
 import type { CustomerLink, CustomerRelationship } from './anagrafe.read';
 
 /**
@@ -33,15 +33,15 @@ export function customerGraphDot(c: GraphCustomer, links: CustomerLink[], relati
       lines.push(`  ${quote(other.cod_anagrafe)} [label=${quote(`${other.denominazione}\n${other.cod_anagrafe}`)} shape=${shape} id=${quote(`soggetto-${other.cod_anagrafe}`)}${l.attivo ? '' : ' style="rounded,dashed"'}];`);
     }
     const [from, to] = l.direzione === 'da' ? [c.cod_anagrafe, other.cod_anagrafe] : [other.cod_anagrafe, c.cod_anagrafe];
-    const kind = TIPO_LEGAME_LABELS[l.tipo] ?? l.tipo;
-    const control = l.tipo_controllo ? `\n${TIPO_CONTROLLO_LABELS[l.tipo_controllo] ?? l.tipo_controllo}` : '';
+    const kind = labelOf(TIPO_LEGAME_LABELS, l.tipo);
+    const control = l.tipo_controllo ? `\n${labelOf(TIPO_CONTROLLO_LABELS, l.tipo_controllo)}` : '';
     // A beneficial owner's edge points at the owner: "X has Y as beneficial owner" reads left to right.
     lines.push(`  ${quote(from)} -> ${quote(to)} [label=${quote(` ${kind}${pct(l.percentuale)}${control} `)}${l.attivo ? '' : ' style=dashed'}];`);
   }
   for (const r of relationships) {
     const id = `rapporto-${r.cod_rapporto}`;
-    lines.push(`  ${quote(id)} [label=${quote(`${r.cod_rapporto}\n${RAPPORTO_TIPO_LABELS[r.tipo] ?? r.tipo}`)} shape=folder id=${quote(id)}${r.stato === 'chiuso' ? ' style="filled,dashed"' : ''}];`);
-    lines.push(`  ${quote(c.cod_anagrafe)} -> ${quote(id)} [label=${quote(` ${RUOLO_RAPPORTO_LABELS[r.ruolo] ?? r.ruolo} `)} arrowhead=none];`);
+    lines.push(`  ${quote(id)} [label=${quote(`${r.cod_rapporto}\n${labelOf(RAPPORTO_TIPO_LABELS, r.tipo)}`)} shape=folder id=${quote(id)}${r.stato === 'chiuso' ? ' style="filled,dashed"' : ''}];`);
+    lines.push(`  ${quote(c.cod_anagrafe)} -> ${quote(id)} [label=${quote(` ${labelOf(RUOLO_RAPPORTO_LABELS, r.ruolo)} `)} arrowhead=none];`);
   }
   lines.push('}');
   return lines.join('\n');

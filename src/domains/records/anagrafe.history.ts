@@ -1,5 +1,5 @@
 import { data, dataora, numero, VUOTO } from '../../http/format';
-import { CAMPO_LABELS, CAMPO_VALUE_LABELS, CLASSE_RISCHIO_LABELS, CLASSE_RISCHIO_TONES, OPERAZIONE_LABELS, OPERAZIONE_TONES } from './anagrafe.labels';
+import { CAMPO_LABELS, CAMPO_VALUE_LABELS, CLASSE_RISCHIO_LABELS, CLASSE_RISCHIO_TONES, labelOf, OPERAZIONE_LABELS, OPERAZIONE_TONES } from './anagrafe.labels';
 import type { CustomerVersion } from './customer-version.model';
 import { countryName } from '../onboarding';
 
@@ -75,7 +75,7 @@ export function riskHistory(versions: CustomerVersion[], names: Record<string, s
     const score = v.snapshot?.punteggio_rischio;
     steps.push({
       at: v.changed_at, by: v.changed_by ? names[v.changed_by] ?? v.changed_by : 'Sistema', classe, versione: v.versione,
-      label: classe ? CLASSE_RISCHIO_LABELS[classe] ?? classe : 'Non valutata', tone: classe ? CLASSE_RISCHIO_TONES[classe] ?? 'secondary' : 'secondary',
+      label: classe ? labelOf(CLASSE_RISCHIO_LABELS, classe) : 'Non valutata', tone: classe ? CLASSE_RISCHIO_TONES[classe] ?? 'secondary' : 'secondary',
       punteggio: score === null || score === undefined ? null : Number(score),
     });
   }

@@ -2,6 +2,7 @@ import {
   CAMPO_ANAGRAFE_LABELS, CLASSE_RISCHIO_LABELS, FONTE_LABELS, RUOLO_RAPPORTO_LABELS, STATO_ANAGRAFE_LABELS, STATO_DOCUMENTO_LABELS,
   STATO_RAPPORTO_LABELS, TIPO_CONTROLLO_LABELS, TIPO_DOCUMENTO_LABELS, TIPO_LEGAME_LABELS, TIPO_SOGGETTO_LABELS,
 } from './records.labels';
+import { SEGNO_LABELS, SEGNO_TONES } from '../movements';
 
 /**
  * What the anagrafe pages add to the area's dictionaries (records.labels.ts): the badges' colours,
@@ -66,4 +67,9 @@ export const PAGE_LABELS = {
   documento: TIPO_DOCUMENTO_LABELS,
   documentoStato: STATO_DOCUMENTO_LABELS,
   documentoStatoTone: DOCUMENTO_STATO_TONES,
+  segno: SEGNO_LABELS,
+  segnoTone: SEGNO_TONES,
 } as const;
+
+/** A dictionary's word for a value, or the value itself when it has none (data written before a vocabulary grew). */
+export const labelOf = (dict: Record<string, string>, key: string): string => dict[key] ?? key;

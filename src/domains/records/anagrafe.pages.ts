@@ -79,7 +79,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
    */
   router.get('/partials/anagrafe-table', staff(STAFF_READ), async (ctx) => {
     const data = await listData(ctx);
-    const qs = new URLSearchParams(Object.entries(data.filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+    const qs = new URLSearchParams(Object.entries(data.filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
     ctx.set('HX-Push-Url', `/anagrafe${qs ? `?${qs}` : ''}`);
     render(ctx, views, 'anagrafe/_table.njk', data);
   });
@@ -167,7 +167,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   router.post('/anagrafe/:cod/modifica', staff(WRITERS), async (ctx) => {
     const a = await tx(ctx, (trx) => load(trx, ctx.params.cod!));
     // The type of subject is the record's: the edit form does not send it.
-    const values = { ...formValues(formBody(ctx)), tipo_soggetto: a.tipo_soggetto };
+    const values: Record<string, string> = { ...formValues(formBody(ctx)), tipo_soggetto: a.tipo_soggetto };
     const edit = { cod: a.cod_anagrafe, denominazione: a.denominazione };
     const versione = Number(values.versione);
     if (!Number.isInteger(versione) || versione < 1) {

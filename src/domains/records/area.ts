@@ -1,4 +1,7 @@
 import { defineArea } from '../../kit/area';
+import { STAFF_READ } from '../../kit/roles';
+import { anagrafeHome } from './anagrafe.home';
+import { registerAnagrafePages } from './anagrafe.pages';
 
 /**
  * The customer registry (anagrafe): subjects deduplicated on their tax ids, their relationships
@@ -8,4 +11,7 @@ import { defineArea } from '../../kit/area';
 export const recordsArea = defineArea({
   name: 'records',
   label: 'Anagrafe',
+  routes: [registerAnagrafePages],
+  navigation: [{ section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF_READ, order: 10 }],
+  home: anagrafeHome,
 });
