@@ -79,14 +79,14 @@ describe('anagrafe pages', function () {
     assert.match(form.text, /name="versione" value="1"/);
     assert.match(form.text, /value="Giulia"/);
 
-    const badPiva = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', partita_iva: '12345678901', versione: '1' }));
+    const badPiva = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', partita_iva: '12345678901', stato: 'attivo', versione: '1' }));
     assert.equal(badPiva.status, 422);
     assert.match(badPiva.text, /id="f-partita_iva-err"/);
     assert.match(badPiva.text, /value="12345678901"/);
 
-    const ok = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', telefono: '+39 051 123456', versione: '1' }));
+    const ok = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', telefono: '+39 051 123456', stato: 'attivo', versione: '1' }));
     assert.equal(ok.status, 302, ok.text.slice(0, 2000));
-    const stale = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', telefono: '+39 051 999999', versione: '1' }));
+    const stale = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', telefono: '+39 051 999999', stato: 'attivo', versione: '1' }));
     assert.equal(stale.status, 422, 'a form of an older version is refused');
     assert.match(stale.text, /value="\+39 051 999999"/, 'and comes back with what was typed');
 

@@ -4,7 +4,9 @@ import { testoOpzionale } from '../../http/text-field';
 import { fieldErrors } from '../../http/validate';
 import { CLASSE_RISCHIO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_SOGGETTO_LABELS } from './anagrafe.labels';
 import { CLASSI_RISCHIO, STATI_ANAGRAFE, TIPI_SOGGETTO } from './records.vocabulary';
-import type { CustomerFields, CustomerPatch } from './records.commands';
+import { taxIdErrors, type CustomerFields, type CustomerPatch } from './records.commands';
+
+const TAX_FIELDS = ['codice_fiscale', 'partita_iva', 'codice_fiscale_estero', 'paese_fiscale'] as const;
 import { isoDate, todayInRome } from './records.dates';
 
 /**
@@ -187,13 +189,18 @@ export type ParsedCustomerForm = { ok: true; fields: CustomerFields } | { ok: fa
  * The form values as the command's input, or the messages next to the fields. Empty text is
  * null (an edit may clear a field); the address is one object, or null when left empty.
  */
-export function parseCustomerForm(values: Record<string, string>, edit: boolean): ParsedCustomerForm {
+export function parseCustomerForm(values: Record<string, string>, edit: boolean, current: Record<string, string> = {}): ParsedCustomerForm {
   const raw = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, blank(v)]));
   if (!edit) delete raw.stato;
   const parsed = formSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, errors: fieldErrors(parsed.error) };
+  const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
+  if (edit && !raw.stato) errors.stato ??= 'Scegli lo stato';
+  // The check characters with everything else, so one submission shows every message. An id the
+  // edit leaves as it was is not checked again (the command checks only what changes, too).
+  const tax = Object.fromEntries(TAX_FIELDS.filter((k) => !(edit && (raw[k] ?? '') === (current[k] ?? ''))).map((k) => [k, raw[k] ?? null]));
+  for (const e of taxIdErrors(tax, raw.tipo_soggetto ?? 'persona_fisica')) errors[e.path] ??= e.message;
+  if (!parsed.success || Object.keys(errors).length) return { ok: false, errors };
   const v = parsed.data;
-  if (edit && !v.stato) return { ok: false, errors: { stato: 'Scegli lo stato' } };
   const address = { via: v['indirizzo.via'], cap: v['indirizzo.cap'], citta: v['indirizzo.citta'], provincia: v['indirizzo.provincia'], paese: v['indirizzo.paese'] };
   const n = <T>(x: T | undefined) => x ?? null;
   return {

@@ -25,8 +25,9 @@ export function formatFieldValue(field: string, v: unknown): string {
   if (typeof v === 'object') {
     const a = v as Record<string, unknown>;
     const paese = typeof a.paese === 'string' && a.paese ? countryName(a.paese) : null;
-    const line = [a.via, [a.cap, a.citta].filter(Boolean).join(' '), a.provincia ? `(${String(a.provincia)})` : null, paese]
-      .filter((x) => x !== null && x !== undefined && x !== '').join(', ');
+    // "Via Indipendenza 1, 40121 Bologna (BO), Italia"
+    const town = [a.cap, a.citta, a.provincia ? `(${String(a.provincia)})` : null].filter(Boolean).join(' ');
+    const line = [a.via, town, paese].filter((x) => x !== null && x !== undefined && x !== '').join(', ');
     return line || VUOTO;
   }
   return String(v);

@@ -173,7 +173,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     if (!Number.isInteger(versione) || versione < 1) {
       return renderForm(ctx, { edit }, values, { _form: 'Il modulo non indica la versione che stai modificando: riaprilo dalla scheda del soggetto' }, 422);
     }
-    const parsed = parseCustomerForm(values, true);
+    const parsed = parseCustomerForm(values, true, recordValues(a as unknown as Record<string, unknown>));
     if (!parsed.ok) return renderForm(ctx, { edit }, values, parsed.errors, 422);
     try {
       const r = await tx(ctx, (trx) => updateCustomer(trx, tenantOf(ctx), user(ctx).username, a.cod_anagrafe, customerPatch(parsed.fields, a), versione));

@@ -62,15 +62,21 @@ export interface CustomerRecord {
   versions: CustomerVersion[];
 }
 
-const GRAPH = '[rapporti.soggetti(parte), legami_uscenti.a, legami_entranti.da, documenti, versioni]';
+/**
+ * The relations read, one after the other: Objection fetches the relations of one expression in
+ * parallel, and a tenant transaction is one connection (node-postgres refuses overlapping queries).
+ */
+const RELATIONS = ['rapporti.soggetti(parte)', 'legami_uscenti.a', 'legami_entranti.da', 'documenti', 'versioni'] as const;
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** The subject and everything its pages show, or undefined when the tenant has no such code. */
 export async function readCustomerRecord(trx: Knex.Transaction, codAnagrafe: string): Promise<CustomerRecord | undefined> {
-  const c = await Customer.of(trx).where({ cod_anagrafe: codAnagrafe }).first()
-    .withGraphFetched(GRAPH)
-    .modifiers({ parte: (q) => q.select('anagrafe.cod_azienda', 'anagrafe.cod_anagrafe', 'anagrafe.denominazione') });
+  const c = await Customer.of(trx).where({ cod_anagrafe: codAnagrafe }).first();
   if (!c) return undefined;
+  for (const relation of RELATIONS) {
+    await c.$fetchGraph(relation, { transaction: trx })
+      .modifiers({ parte: (q) => q.select('anagrafe.cod_azienda', 'anagrafe.cod_anagrafe', 'anagrafe.denominazione') });
+  }
   const today = todayInRome();
   const rel = c.rapporti ?? [];
   const relationships: CustomerRelationship[] = rel.map((r) => {
