@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { withTenant } from '../../src/db/tenant';
+import { createDocumento, createLegame, createRapporto } from '../../src/domains/records';
 import type { TestClient } from '../helpers/http-client';
 
 /** The customer records pages without JavaScript: forms post, the server redirects or answers 422 with the form. */
@@ -15,6 +17,9 @@ describe('anagrafe pages', function () {
   let other: TestClient;
 
   const html = { accept: 'text/html' };
+  /** Fixtures through the records area's own commands (versions, audit), as its API writes them. */
+  const records = <T>(fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, fn);
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
   const person = (over: Record<string, string> = {}) => ({
     tipo_soggetto: 'persona_fisica', nome: 'Mario', cognome: 'Rossi', codice_fiscale: 'RSSMRA85T10A562S', data_nascita: '1985-12-10',
     luogo_nascita: 'Bologna', nazionalita: 'IT', paese_residenza: 'IT', 'indirizzo.via': 'Via Indipendenza 1', 'indirizzo.cap': '40121',
@@ -93,16 +98,17 @@ describe('anagrafe pages', function () {
     const detail = await co.get(`/anagrafe/${cod}`, html);
     assert.match(detail.text, /data-versione="2"/);
     assert.match(detail.text, /data-campo="telefono"[\s\S]*?Telefono[\s\S]*?—[\s\S]*?\+39 051 123456/, 'which field, old and new');
+    const v2 = detail.text.slice(detail.text.indexOf('data-versione="2"'), detail.text.indexOf('data-versione="1"'));
+    assert.doesNotMatch(v2, /data-campo="indirizzo"/, 'the address typed again as it was is no change');
 
     // Version 1 a week ago: three days ago the record had no phone; yesterday's date before that, nothing.
     await env.ownerDb('anagrafe_versioni').where({ cod_azienda: tenant, cod_anagrafe: cod, versione: 1 }).update({ changed_at: env.ownerDb.raw("now() - interval '7 days'") });
-    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' });
-    const then = await co.get(`/anagrafe/${cod}?al=${day(3)}`, html);
+    const then = await co.get(`/anagrafe/${cod}?al=${day(-3)}`, html);
     assert.equal(then.status, 200);
     assert.match(then.text, /data-com-era/);
     assert.match(then.text, /versione 1/);
     assert.doesNotMatch(then.text.slice(then.text.indexOf('id="identita"'), then.text.indexOf('id="rapporti"')), /\+39 051 123456/, 'the phone came later');
-    const before = await co.get(`/anagrafe/${cod}?al=${day(30)}`, html);
+    const before = await co.get(`/anagrafe/${cod}?al=${day(-30)}`, html);
     assert.match(before.text, /data-com-era-vuoto/);
     const badDate = await co.get(`/anagrafe/${cod}?al=ieri`, html);
     assert.equal(badDate.status, 200);
@@ -123,12 +129,11 @@ describe('anagrafe pages', function () {
 
   it('refuses to delete while relationships are open, asks for a reason, then deletes keeping the data', async () => {
     const cod = await create(co, person({ nome: 'Paola', cognome: 'Neri', codice_fiscale: 'NREPLA80M01L219K', data_nascita: '1980-08-01' }));
-    const codRapporto = `RAP-T${Date.now().toString().slice(-6)}`;
-    await env.ownerDb('rapporti').insert({ cod_azienda: tenant, cod_rapporto: codRapporto, cod_anagrafe: cod, tipo: 'rapporto_continuativo', stato: 'attivo', data_apertura: '2026-01-10', created_by: 'test' });
-    await env.ownerDb('rapporti_soggetti').insert({ id: randomUUID(), cod_azienda: tenant, cod_rapporto: codRapporto, cod_anagrafe: cod, ruolo: 'intestatario', dal: '2026-01-10', fonte: 'manuale', created_by: 'test' });
+    const codRapporto = (await records((trx) => createRapporto(trx, tenant, 'test', { cod_anagrafe: cod, tipo: 'rapporto_continuativo', data_apertura: '2026-01-10' }))).cod_rapporto;
 
     const page = await co.get(`/anagrafe/${cod}`, html);
     assert.match(page.text, /data-elimina-bloccato/, 'the page says why it cannot be deleted');
+    assert.match(page.text, new RegExp(`data-cod-rapporto="${codRapporto}"[\\s\\S]*?Intestatario`), 'with the relationship and the subject\'s role');
     const refused = await co.submitForm(`/anagrafe/${cod}/elimina`, { motivo: 'Cliente cessato' }, `/anagrafe/${cod}`);
     assert.equal(refused.status, 302);
     const after = await co.get(`/anagrafe/${cod}`, html);
@@ -136,6 +141,7 @@ describe('anagrafe pages', function () {
     assert.match(after.text, /alert-danger/, 'the refusal is a danger message');
     assert.equal(await env.ownerDb('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: cod }).first().then((r) => r.stato), 'attivo');
 
+    // Closing a relationship is the relationships' own page (not built here): the row is closed as that command will.
     await env.ownerDb('rapporti').where({ cod_azienda: tenant, cod_rapporto: codRapporto }).update({ stato: 'chiuso', data_chiusura: '2026-11-01' });
     await env.ownerDb('rapporti_soggetti').where({ cod_azienda: tenant, cod_rapporto: codRapporto }).update({ al: '2026-11-01' });
     const noReason = await co.submitForm(`/anagrafe/${cod}/elimina`, { motivo: '  ' }, `/anagrafe/${cod}`);
@@ -161,10 +167,18 @@ describe('anagrafe pages', function () {
     });
     const owner = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_fiscale: 'RSSMRA85T10A562S' }).first();
     const ownerCod = owner ? owner.cod_anagrafe as string : await create(co, person());
-    await env.ownerDb('legami').insert({
-      id: randomUUID(), cod_azienda: tenant, cod_anagrafe_da: company, cod_anagrafe_a: ownerCod, tipo: 'titolare_effettivo', percentuale: 60,
-      tipo_controllo: 'proprieta_diretta', dal: '2026-01-01', fonte: 'manuale', created_by: 'test',
+    await records(async (trx) => {
+      await createLegame(trx, tenant, 'test', { cod_anagrafe_da: company, cod_anagrafe_a: ownerCod, tipo: 'titolare_effettivo', percentuale: 60, tipo_controllo: 'proprieta_diretta', dal: '2026-01-01' });
+      await createDocumento(trx, tenant, 'test', { cod_anagrafe: ownerCod, tipo: 'carta_identita', numero: 'CA12345AB', autorita_rilascio: 'Comune di Bologna', data_rilascio: '2017-01-20', data_scadenza: day(20) });
+      await createRapporto(trx, tenant, 'test', { cod_anagrafe: company, tipo: 'rapporto_continuativo', data_apertura: '2026-02-01', soggetti: [{ cod_anagrafe: ownerCod, ruolo: 'esecutore' }] });
     });
+    const rapporto = (await env.ownerDb('rapporti').where({ cod_azienda: tenant, cod_anagrafe: company }).first()).cod_rapporto as string;
+    const month = (back: number, d: number) => { const t = new Date(); t.setUTCDate(1); t.setUTCMonth(t.getUTCMonth() - back); t.setUTCDate(d); return t.toISOString().slice(0, 10); };
+    const moved = await co.post('/api/movimenti', { movimenti: [
+      { cod_rapporto: rapporto, data_operazione: month(0, 2), importo: 12500.5, segno: 'entrata', causale: 'Incasso fattura 118', chiave_esterna: 'm-1' },
+      { cod_rapporto: rapporto, data_operazione: month(1, 3), importo: 4000, segno: 'uscita', contanti: true, causale: 'Prelievo', chiave_esterna: 'm-2' },
+    ] });
+    assert.equal(moved.status, 201, moved.text);
     const asAnalyst = await analyst.get(`/anagrafe/${company}/dossier`, html);
     assert.equal(asAnalyst.status, 200);
     assert.match(asAnalyst.text, /<svg/, 'the graph is drawn');
@@ -177,7 +191,12 @@ describe('anagrafe pages', function () {
       assert.equal(page.status, 200);
       assert.match(page.text, /data-sos/);
     }
+    assert.match(asAnalyst.text, /id="grafico-movimenti-mese"/, 'the monthly volumes chart');
+    assert.match(asAnalyst.text, /data-movimenti[\s\S]*?12\.500,50/, 'the latest movements, amounts in Italian');
+    assert.match(asAnalyst.text, new RegExp(`data-cod-rapporto="${rapporto}"`));
     const ownerFile = await analyst.get(`/anagrafe/${ownerCod}/dossier`, html);
     assert.match(ownerFile.text, new RegExp(`href="/anagrafe/${company}"`), 'the owner\'s file links back to the company');
+    assert.match(ownerFile.text, /data-in-scadenza>Scade tra 20 giorni/, 'the identity document expires soon');
+    assert.match(ownerFile.text, /Esecutore/, 'the owner is the executor of the company\'s relationship');
   });
 });

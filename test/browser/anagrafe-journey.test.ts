@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { withTenant } from '../../src/db/tenant';
+import { createCustomer, createDocumento, createLegame, createRapporto } from '../../src/domains/records';
 import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
 
 /**
@@ -71,15 +72,21 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await v2.waitFor();
     assert.match(await v2.locator('[data-campo="classe_rischio"]').innerText(), /Classe di rischio\s+Medio\s+→\s*Alto/);
     assert.match(await v2.innerText(), /Modifica/);
-    await page.locator('#versioni').scrollIntoViewIfNeeded();
     await screenshot(page, 'anagrafe-04-cronologia');
 
-    // 3. The file: a beneficial owner drawn in the graph, the risk history, the sections in order.
+    // 3. The file: a beneficial owner drawn in the graph, the relationship and its movements, the risk history.
     const owner = await ownerOf(env, tenant, cod);
+    const client = await env.login(co);
+    const month = (back: number, d: number) => { const t = new Date(); t.setUTCDate(1); t.setUTCMonth(t.getUTCMonth() - back); t.setUTCDate(d); return t.toISOString().slice(0, 10); };
+    const moved = await client.post('/api/movimenti', { movimenti: [0, 1, 2, 3, 4, 5].flatMap((back) => [
+      { cod_rapporto: owner.rapporto, data_operazione: month(back, 5), importo: 20000 + back * 1500, segno: 'entrata', causale: 'Incasso fatture', chiave_esterna: `e-${back}` },
+      { cod_rapporto: owner.rapporto, data_operazione: month(back, 12), importo: 15000 + back * 900, segno: 'uscita', causale: 'Pagamento fornitori', chiave_esterna: `u-${back}` },
+    ]) });
+    assert.equal(moved.status, 201, moved.text);
     await page.getByRole('link', { name: 'Fascicolo del cliente' }).click();
     await page.waitForURL(new RegExp(`/anagrafe/${cod}/dossier$`));
     await page.locator('[data-grafo] svg').waitFor();
-    assert.match(await page.locator('[data-grafo] svg').innerHTML(), new RegExp(owner));
+    assert.match(await page.locator('[data-grafo] svg').innerHTML(), new RegExp(owner.name));
     assert.equal(await page.locator('[data-storico-rischio] tbody tr').count(), 2, 'created medium, then high');
     await page.locator('section#movimenti').waitFor();
     await page.waitForFunction("[...document.querySelectorAll('figure[data-chart]')].every((f) => f.hasAttribute('data-chart-ready'))");
@@ -89,16 +96,20 @@ describe('browser: create a customer, edit it, read its history, open its file',
   });
 });
 
-/** A beneficial owner of the company, linked as the records area stores it (a legame of tipo titolare_effettivo). */
-async function ownerOf(env: TestEnv, tenant: string, company: string): Promise<string> {
-  const cod = `ANA-T${Date.now().toString().slice(-6)}`;
-  await env.ownerDb('anagrafe').insert({
-    cod_azienda: tenant, cod_anagrafe: cod, tipo_soggetto: 'persona_fisica', denominazione: 'Anna Ferrari', nome: 'Anna', cognome: 'Ferrari',
-    nazionalita: 'IT', paese_residenza: 'IT', pep: false, stato: 'attivo', ruolo: 'titolare_effettivo', created_by: 'test',
+/** A beneficial owner of the company, a relationship she is the executor of, and her identity card, through the records commands. */
+async function ownerOf(env: TestEnv, tenant: string, company: string): Promise<{ name: string; rapporto: string }> {
+  return withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, async (trx) => {
+    const owner = await createCustomer(trx, tenant, 'test', {
+      tipo_soggetto: 'persona_fisica', nome: 'Anna', cognome: 'Ferrari', codice_fiscale: 'FRRNNA70A41F257V', data_nascita: '1970-01-01',
+      nazionalita: 'IT', paese_residenza: 'IT', ruolo: 'titolare_effettivo',
+    });
+    await createLegame(trx, tenant, 'test', {
+      cod_anagrafe_da: company, cod_anagrafe_a: owner.cod_anagrafe, tipo: 'titolare_effettivo', percentuale: 75, tipo_controllo: 'proprieta_diretta', dal: '2026-01-01',
+    });
+    await createDocumento(trx, tenant, 'test', { cod_anagrafe: owner.cod_anagrafe, tipo: 'carta_identita', numero: 'CA98765ZZ', autorita_rilascio: 'Comune di Modena', data_rilascio: '2019-03-01', data_scadenza: '2029-03-01' });
+    const rapporto = await createRapporto(trx, tenant, 'test', {
+      cod_anagrafe: company, tipo: 'rapporto_continuativo', data_apertura: '2025-09-01', scopo: 'Conto corrente aziendale', soggetti: [{ cod_anagrafe: owner.cod_anagrafe, ruolo: 'esecutore' }],
+    });
+    return { name: 'Anna Ferrari', rapporto: rapporto.cod_rapporto };
   });
-  await env.ownerDb('legami').insert({
-    id: randomUUID(), cod_azienda: tenant, cod_anagrafe_da: company, cod_anagrafe_a: cod, tipo: 'titolare_effettivo', percentuale: 75,
-    tipo_controllo: 'proprieta_diretta', dal: '2026-01-01', fonte: 'manuale', created_by: 'test',
-  });
-  return 'Anna Ferrari';
 }

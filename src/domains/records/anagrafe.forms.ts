@@ -219,9 +219,14 @@ export function parseCustomerForm(values: Record<string, string>, edit: boolean,
  * The edit's patch: everything but the type of subject (fixed). A person's denominazione left
  * empty, or left as it was, is not sent, so the command composes it again from a changed name.
  */
-export function customerPatch(fields: CustomerFields, current: { tipo_soggetto: string; denominazione: string }): CustomerPatch {
+export function customerPatch(fields: CustomerFields, current: { tipo_soggetto: string; denominazione: string; indirizzo: Obj | null }): CustomerPatch {
   const { tipo_soggetto: _fixed, ...patch } = fields;
   const keepName = patch.denominazione === null || (current.tipo_soggetto === 'persona_fisica' && patch.denominazione === current.denominazione);
   if (keepName) delete patch.denominazione;
+  // The stored address comes back from jsonb with its keys in another order: the same address is no change.
+  if (sameAddress(patch.indirizzo ?? null, current.indirizzo)) delete patch.indirizzo;
   return patch;
 }
+
+const addressKey = (a: Obj | null) => (a ? JSON.stringify(ADDRESS_KEYS.map((k) => a[k] ?? null)) : 'null');
+const sameAddress = (a: Obj | null, b: Obj | null) => addressKey(a) === addressKey(b);
