@@ -130,13 +130,17 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
   });
 }
 
-/** Binds the case's screening subjects to the new codes; a code already bound (one person, two roles) is left to the first. */
+/**
+ * Binds the case's screening subjects to the new codes. A code already bound is left to its
+ * subject: one person in two roles of this case, or a person the registry already knew (matched
+ * by tax id) whose screening subject an earlier approval bound.
+ */
 async function relinkScreening(trx: Knex.Transaction, relink: Map<string, string>): Promise<number> {
   const taken = new Set<string>();
   for (const [key, cod] of relink) {
     const subject = await trx('screening_subjects').where({ cod_anagrafe: key }).first('id');
     if (!subject) continue;
-    if (taken.has(cod)) {
+    if (taken.has(cod) || await trx('screening_subjects').where({ cod_anagrafe: cod }).first('id')) {
       await trx('screening_subjects').where({ id: subject.id }).update({ cod_anagrafe: null, updated_at: new Date() });
       continue;
     }

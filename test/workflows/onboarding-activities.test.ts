@@ -196,6 +196,38 @@ describe('onboarding activities', function () {
     assert.ok(notes.every((n) => n.link === `/admin/onboarding/cases/${caseId}`));
   });
 
+  it('one person in two companies is one record: a second approval matches the representative and the owner', async () => {
+    const tenant = await env.createTenant();
+    const co = await env.createUser({ tenant, roles: ['co'] });
+    // Valid tax ids (check characters verified), so the registry can recognise the people again.
+    const rep = { ...companyAnagrafe().legale_rappresentante, nome: 'Giulia', cognome: 'Verdi', codice_fiscale: 'VRDGLI80A41H501S' };
+    const owner = { ...companyOwners()[0]!, nome: 'Mario', cognome: 'Rossi', codice_fiscale: 'rssmra85t10a562s', percentuale: 100 };
+    const approve = async (denominazione: string, piva: string) => {
+      const { caseId, step, edit } = await newCase(tenant);
+      await edit({ kind: 'section', section: 'subject_type', data: { subject_type: 'societa' } });
+      await edit({ kind: 'section', section: 'anagrafe', data: { ...companyAnagrafe(), denominazione, codice_fiscale: piva, partita_iva: piva, legale_rappresentante: rep } });
+      await edit({ kind: 'section', section: 'ubo', data: { titolari: [owner] } });
+      await edit({ kind: 'section', section: 'cdd_answers', data: { versione: CDD_SCHEMA_VERSION, risposte: companyCdd() } });
+      const made = await acts.materialiseOnboardingCustomer({ ...step({ id: co.cod_utente, username: co.username, roles: ['co'] }), firstApprover: null });
+      return { caseId, made };
+    };
+    const first = await approve('Alfa S.r.l.', '06363391001');
+    const second = await approve('Beta S.p.A.', '00743110157');
+    assert.deepEqual([first.made.codAnagrafe, second.made.codAnagrafe], ['ANA-000001', 'ANA-000004']);
+
+    const db = env.ownerDb;
+    const anagrafe = await db('anagrafe').where({ cod_azienda: tenant }).orderBy('cod_anagrafe');
+    assert.deepEqual(anagrafe.map((a) => [a.cod_anagrafe, a.denominazione, a.chiave_fiscale]), [
+      ['ANA-000001', 'Alfa S.r.l.', 'PIVA:06363391001'], ['ANA-000002', 'Giulia Verdi', 'CF:VRDGLI80A41H501S'],
+      ['ANA-000003', 'Mario Rossi', 'CF:RSSMRA85T10A562S'], ['ANA-000004', 'Beta S.p.A.', 'PIVA:00743110157'],
+    ]);
+    const legami = await db('legami').where({ cod_azienda: tenant, cod_anagrafe_da: 'ANA-000004' }).orderBy('tipo');
+    assert.deepEqual(legami.map((l) => [l.cod_anagrafe_a, l.tipo]), [['ANA-000002', 'legale_rappresentante'], ['ANA-000003', 'titolare_effettivo']]);
+    const roles = await db('rapporti_soggetti').where({ cod_azienda: tenant, cod_anagrafe: 'ANA-000003' }).orderBy('cod_rapporto');
+    assert.deepEqual(roles.map((r) => [r.cod_rapporto, r.ruolo]), [['RAP-000001', 'titolare_effettivo'], ['RAP-000002', 'titolare_effettivo']]);
+    assert.equal((await db('audit_events').where({ cod_azienda: tenant, action: 'anagrafe.create' })).length, 4);
+  });
+
   it('records transitions once and keeps the reviewer\'s message for the resume link', async () => {
     const tenant = await env.createTenant();
     const analyst = await env.createUser({ tenant, roles: ['analyst'] });

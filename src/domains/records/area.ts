@@ -2,6 +2,8 @@ import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { anagrafeHome } from './anagrafe.home';
 import { registerAnagrafePages } from './anagrafe.pages';
+import { RECORDS_LISTS } from './records.lists';
+import { registerRecordsRoutes } from './records.routes';
 
 /**
  * The customer registry (anagrafe): subjects deduplicated on their tax ids, their relationships
@@ -11,7 +13,8 @@ import { registerAnagrafePages } from './anagrafe.pages';
 export const recordsArea = defineArea({
   name: 'records',
   label: 'Anagrafe',
-  routes: [registerAnagrafePages],
+  routes: [registerRecordsRoutes, registerAnagrafePages],
+  lists: RECORDS_LISTS,
   navigation: [{ section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF_READ, order: 10 }],
   home: anagrafeHome,
 });

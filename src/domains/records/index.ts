@@ -10,8 +10,8 @@ export { Legame } from './legame.model';
 export { Rapporto } from './rapporto.model';
 export { RapportoSoggetto } from './rapporto-soggetto.model';
 export {
-  createCustomer, createOrMatchCustomer, customerAsOf, getCustomer, openRelationshipsOf, softDeleteCustomer, updateCustomer,
-  SCREENING_FIELDS, type CustomerFields, type CustomerPatch, type UpdateResult,
+  createCustomer, createOrMatchCustomer, customerAsOf, customerJson, getCustomer, openRelationshipsOf, softDeleteCustomer, updateCustomer,
+  SCREENING_FIELDS, type CustomerFields, type CustomerPatch, type CustomerRow, type UpdateResult,
 } from './records.commands';
 export { createRapporto, type RapportoInput } from './relationships.commands';
 export { createLegame, type LegameInput } from './links.commands';

@@ -178,10 +178,22 @@ export async function createOrMatchCustomer(
   if (chiave) {
     await lockKey(trx, codAzienda, chiave);
     const existing = await findByKey(trx, codAzienda, chiave);
+    if (existing?.stato === 'eliminato') await reactivate(trx, codAzienda, actor, existing);
     if (existing) return { codAnagrafe: existing.cod_anagrafe, created: false };
   }
   const saved = await insertCustomer(trx, codAzienda, actor, f, chiave);
   return { codAnagrafe: saved.cod_anagrafe, created: true };
+}
+
+/** A deleted subject who comes back (a new relationship) is the same record, active again, its history kept. */
+async function reactivate(trx: Knex.Transaction, codAzienda: string, actor: string, existing: Customer): Promise<void> {
+  const { after, campi } = await writeVersion(trx, existing, actor, 'update', {
+    stato: 'attivo', eliminato_at: null, eliminato_da: null, motivo_eliminazione: null,
+  });
+  await appendAudit(trx, {
+    codAzienda, actor, action: 'anagrafe.update', entityType: 'anagrafe', entityId: existing.cod_anagrafe,
+    data: { cod_anagrafe: existing.cod_anagrafe, versione: after.versione, campi: Object.keys(campi), riattivato: true },
+  });
 }
 
 /** The customer record of the tenant's transaction, or undefined (another tenant's is invisible). */
