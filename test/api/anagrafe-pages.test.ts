@@ -95,10 +95,16 @@ describe('anagrafe pages', function () {
     assert.equal(stale.status, 422, 'a form of an older version is refused');
     assert.match(stale.text, /value="\+39 051 999999"/, 'and comes back with what was typed');
 
+    // A new name re-screens the subject (the records area's update, as the API does it).
+    const renamed = await co.submitForm(`/anagrafe/${cod}/modifica`, person({ nome: 'Giulia Maria', cognome: 'Bianchi', codice_fiscale: 'BNCGLI90A41F205H', telefono: '+39 051 123456', stato: 'attivo', versione: '2' }));
+    assert.equal(renamed.status, 302, renamed.text.slice(0, 2000));
     const detail = await co.get(`/anagrafe/${cod}`, html);
+    assert.match(detail.text, /Modifiche salvate\. Il soggetto è stato sottoposto di nuovo a screening/);
+    assert.match(detail.text, /data-versione="3"[\s\S]*?data-campo="denominazione"[\s\S]*?Giulia Bianchi[\s\S]*?Giulia Maria Bianchi/, 'the name is composed again');
     assert.match(detail.text, /data-versione="2"/);
     assert.match(detail.text, /data-campo="telefono"[\s\S]*?Telefono[\s\S]*?—[\s\S]*?\+39 051 123456/, 'which field, old and new');
     const v2 = detail.text.slice(detail.text.indexOf('data-versione="2"'), detail.text.indexOf('data-versione="1"'));
+    assert.ok(v2.length > 0);
     assert.doesNotMatch(v2, /data-campo="indirizzo"/, 'the address typed again as it was is no change');
 
     // Version 1 a week ago: three days ago the record had no phone; yesterday's date before that, nothing.

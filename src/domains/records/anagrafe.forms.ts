@@ -1,13 +1,11 @@
-import { z } from 'zod';
 import { COUNTRY_OPTIONS } from '../onboarding';
-import { testoOpzionale } from '../../http/text-field';
 import { fieldErrors } from '../../http/validate';
 import { CLASSE_RISCHIO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_SOGGETTO_LABELS } from './anagrafe.labels';
-import { CLASSI_RISCHIO, STATI_ANAGRAFE, TIPI_SOGGETTO } from './records.vocabulary';
-import { taxIdErrors, type CustomerFields, type CustomerPatch } from './records.commands';
+import { taxIdErrors, type CustomerPatch } from './records.commands';
+import { createCustomerSchema, type CreateCustomerBody } from './records.schemas';
 
 const TAX_FIELDS = ['codice_fiscale', 'partita_iva', 'codice_fiscale_estero', 'paese_fiscale'] as const;
-import { isoDate, todayInRome } from './records.dates';
+import { isoDate } from './records.dates';
 
 /**
  * The customer form (/anagrafe/nuovo and /anagrafe/:cod/modifica), described once: the template
@@ -135,97 +133,63 @@ export function recordValues(row: Obj): Record<string, string> {
   return out;
 }
 
-const ISO2_CODES = new Set(COUNTRY_OPTIONS.map((c) => c.code));
 const blank = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
-const optionalText = (max: number) => testoOpzionale({ max });
-const country = z.string().optional().refine((v) => v === undefined || ISO2_CODES.has(v), { message: 'Scegli un paese dall\'elenco' });
-const ADDRESS_MAX = { via: 200, cap: 10, citta: 100, provincia: 50 } as const;
 
-/**
- * What the form may get wrong, checked before the command: required names by type of subject,
- * formats (e-mail, dates, countries from the list). The tax ids' check characters and the
- * duplicates are the command's (its 422 and 409 come back next to the field too).
- */
-const formSchema = z.object({
-  tipo_soggetto: z.enum(TIPI_SOGGETTO, { message: 'Scegli il tipo di soggetto' }),
-  stato: z.enum(STATI_ANAGRAFE.filter((x) => x !== 'eliminato') as ['attivo', 'sospeso', 'cessato'], { message: 'Scegli lo stato' }).optional(),
-  denominazione: optionalText(200),
-  nome: optionalText(100),
-  cognome: optionalText(100),
-  data_nascita: z.string().optional()
-    .refine((v) => v === undefined || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v))), { message: 'Scrivi una data valida (giorno, mese, anno)' })
-    .refine((v) => v === undefined || v <= todayInRome(), { message: 'La data di nascita non può essere nel futuro' }),
-  luogo_nascita: optionalText(100),
-  nazionalita: country,
-  paese_residenza: country,
-  attivita: optionalText(200),
-  codice_fiscale: z.string().max(20, 'Massimo 20 caratteri').optional(),
-  partita_iva: z.string().max(16, 'Massimo 16 caratteri').optional(),
-  codice_fiscale_estero: optionalText(40),
-  paese_fiscale: country,
-  'indirizzo.via': optionalText(ADDRESS_MAX.via),
-  'indirizzo.cap': optionalText(ADDRESS_MAX.cap),
-  'indirizzo.citta': optionalText(ADDRESS_MAX.citta),
-  'indirizzo.provincia': optionalText(ADDRESS_MAX.provincia),
-  'indirizzo.paese': country,
-  email: z.email({ message: 'Scrivi un indirizzo e-mail valido' }).max(200).optional(),
-  telefono: z.string().max(40, 'Massimo 40 caratteri').regex(/^[+0-9 ()./-]+$/, 'Scrivi solo cifre, spazi e il prefisso internazionale (+39)').optional(),
-  pep: z.enum(['true', 'false'], { message: 'Rispondi sì o no' }),
-  classe_rischio: z.enum(CLASSI_RISCHIO, { message: 'Scegli una classe dall\'elenco' }).optional(),
-}).superRefine((v, ctx) => {
-  if (v.tipo_soggetto === 'persona_fisica' || v.tipo_soggetto === 'ditta_individuale') {
-    if (!v.nome) ctx.addIssue({ code: 'custom', path: ['nome'], message: 'Scrivi il nome' });
-    if (!v.cognome) ctx.addIssue({ code: 'custom', path: ['cognome'], message: 'Scrivi il cognome' });
-  }
-  if (v.tipo_soggetto !== 'persona_fisica' && !v.denominazione) {
-    ctx.addIssue({ code: 'custom', path: ['denominazione'], message: 'Scrivi la denominazione o ragione sociale' });
-  }
-  if (v.codice_fiscale_estero && !v.paese_fiscale) ctx.addIssue({ code: 'custom', path: ['paese_fiscale'], message: 'Indica il paese che ha rilasciato l\'identificativo estero' });
-});
-
-export type ParsedCustomerForm = { ok: true; fields: CustomerFields } | { ok: false; errors: Record<string, string> };
-
-/**
- * The form values as the command's input, or the messages next to the fields. Empty text is
- * null (an edit may clear a field); the address is one object, or null when left empty.
- */
-export function parseCustomerForm(values: Record<string, string>, edit: boolean, current: Record<string, string> = {}): ParsedCustomerForm {
-  const raw = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, blank(v)]));
-  if (!edit) delete raw.stato;
-  const parsed = formSchema.safeParse(raw);
-  const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
-  if (edit && !raw.stato) errors.stato ??= 'Scegli lo stato';
-  // The check characters with everything else, so one submission shows every message. An id the
-  // edit leaves as it was is not checked again (the command checks only what changes, too).
-  const tax = Object.fromEntries(TAX_FIELDS.filter((k) => !(edit && (raw[k] ?? '') === (current[k] ?? ''))).map((k) => [k, raw[k] ?? null]));
-  for (const e of taxIdErrors(tax, raw.tipo_soggetto ?? 'persona_fisica')) errors[e.path] ??= e.message;
-  if (!parsed.success || Object.keys(errors).length) return { ok: false, errors };
-  const v = parsed.data;
-  const address = { via: v['indirizzo.via'], cap: v['indirizzo.cap'], citta: v['indirizzo.citta'], provincia: v['indirizzo.provincia'], paese: v['indirizzo.paese'] };
-  const n = <T>(x: T | undefined) => x ?? null;
-  return {
-    ok: true,
-    fields: {
-      tipo_soggetto: v.tipo_soggetto, denominazione: n(v.denominazione), nome: n(v.nome), cognome: n(v.cognome), codice_fiscale: n(v.codice_fiscale),
-      partita_iva: n(v.partita_iva), codice_fiscale_estero: n(v.codice_fiscale_estero), paese_fiscale: n(v.paese_fiscale), data_nascita: n(v.data_nascita),
-      luogo_nascita: n(v.luogo_nascita), nazionalita: n(v.nazionalita), paese_residenza: n(v.paese_residenza), attivita: n(v.attivita),
-      indirizzo: Object.values(address).some((x) => x !== undefined) ? Object.fromEntries(Object.entries(address).map(([k, x]) => [k, n(x)])) : null,
-      email: n(v.email), telefono: n(v.telefono), pep: v.pep === 'true', classe_rischio: n(v.classe_rischio), ...(v.stato ? { stato: v.stato } : {}),
-    },
-  };
+/** The form's values as the API's body: the address nested, empty fields left out, PEP as the API reads it. */
+function formBody(values: Record<string, string>, keys: readonly string[]): Obj {
+  const body: Obj = {};
+  for (const k of keys) if (blank(values[k]) !== undefined) body[k] = blank(values[k]);
+  const address = Object.fromEntries(ADDRESS_KEYS.filter((k) => blank(values[`indirizzo.${k}`]) !== undefined).map((k) => [k, blank(values[`indirizzo.${k}`])]));
+  if (Object.keys(address).length) body.indirizzo = address;
+  if (values.pep === 'true' || values.pep === 'false') body.pep = values.pep;
+  return body;
 }
 
 /**
- * The edit's patch: everything but the type of subject (fixed). A person's denominazione left
- * empty, or left as it was, is not sent, so the command composes it again from a changed name.
+ * The form checked with the API's own schema (records.schemas.ts: the same rules and messages as
+ * /api/anagrafe, each next to its field), plus the tax ids' check characters, so one submission
+ * shows every message. On an edit, an id left as it was is not checked again (the command checks
+ * only what changes too), and the type of subject is the record's.
  */
-export function customerPatch(fields: CustomerFields, current: { tipo_soggetto: string; denominazione: string; indirizzo: Obj | null }): CustomerPatch {
-  const { tipo_soggetto: _fixed, ...patch } = fields;
-  const keepName = patch.denominazione === null || (current.tipo_soggetto === 'persona_fisica' && patch.denominazione === current.denominazione);
+function check(values: Record<string, string>, body: Obj, edit: boolean, current: Record<string, string>) {
+  const parsed = createCustomerSchema.safeParse(body);
+  const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
+  if (values.pep !== 'true' && values.pep !== 'false') errors.pep ??= 'Rispondi sì o no';
+  if (edit && !blank(values.stato)) errors.stato ??= 'Scegli lo stato';
+  const tax = Object.fromEntries(TAX_FIELDS.filter((k) => !(edit && (values[k] ?? '') === (current[k] ?? ''))).map((k) => [k, blank(values[k]) ?? null]));
+  for (const e of taxIdErrors(tax, String(body.tipo_soggetto ?? 'persona_fisica'))) errors[e.path] ??= e.message;
+  return { parsed, errors };
+}
+
+export type ParsedCreate = { ok: true; body: CreateCustomerBody } | { ok: false; errors: Record<string, string> };
+
+/** The create form as the API's create body, or the messages next to the fields. */
+export function parseCreateForm(values: Record<string, string>): ParsedCreate {
+  const body = formBody(values, ['tipo_soggetto', ...TEXT_KEYS.filter((k) => k !== 'stato' && k !== 'tipo_soggetto')]);
+  const { parsed, errors } = check(values, body, false, {});
+  return parsed.success && !Object.keys(errors).length ? { ok: true, body: parsed.data } : { ok: false, errors };
+}
+
+export type ParsedEdit = { ok: true; patch: CustomerPatch } | { ok: false; errors: Record<string, string> };
+
+/**
+ * The edit form as the command's patch. A field the person emptied is cleared (null): the API
+ * leaves out what it is not given, a form sends every field. A person's denominazione left
+ * empty, or left as it was, is not sent, so the command composes it again from a changed name;
+ * the address typed again as it was is no change (jsonb gives its keys back in another order).
+ */
+export function parseEditForm(values: Record<string, string>, current: Record<string, string>, record: { tipo_soggetto: string; denominazione: string; indirizzo: Obj | null }): ParsedEdit {
+  const body = formBody({ ...values, tipo_soggetto: record.tipo_soggetto }, ['tipo_soggetto', ...TEXT_KEYS.filter((k) => k !== 'tipo_soggetto')]);
+  const { parsed, errors } = check(values, body, true, current);
+  if (!parsed.success || Object.keys(errors).length) return { ok: false, errors };
+  const { tipo_soggetto: _fixed, ...given } = parsed.data;
+  const patch: Obj = { ...given };
+  for (const k of TEXT_KEYS) if (k !== 'tipo_soggetto' && patch[k] === undefined && blank(current[k]) !== undefined) patch[k] = null;
+  if (patch.indirizzo === undefined && record.indirizzo) patch.indirizzo = null;
+  const keepName = patch.denominazione === null || (record.tipo_soggetto === 'persona_fisica' && patch.denominazione === record.denominazione);
   if (keepName) delete patch.denominazione;
-  // The stored address comes back from jsonb with its keys in another order: the same address is no change.
-  if (sameAddress(patch.indirizzo ?? null, current.indirizzo)) delete patch.indirizzo;
-  return patch;
+  if (sameAddress((patch.indirizzo as Obj | null | undefined) ?? null, record.indirizzo)) delete patch.indirizzo;
+  return { ok: true, patch: patch as CustomerPatch };
 }
 
 const addressKey = (a: Obj | null) => (a ? JSON.stringify(ADDRESS_KEYS.map((k) => a[k] ?? null)) : 'null');

@@ -5,18 +5,18 @@ import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError, notFound, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
-import { testo } from '../../http/text-field';
 import { fullNamesByUsername, userNames } from '../../kit/users';
 import { isUuid } from '../../kit/ids';
 import type { RegisterRoutes } from '../../kit/area';
 import { COUNTRY_OPTIONS } from '../onboarding';
-import { customerFormGroups, customerPatch, errorSummary, formValues, parseCustomerForm, recordValues } from './anagrafe.forms';
+import { customerFormGroups, errorSummary, formValues, parseCreateForm, parseEditForm, recordValues } from './anagrafe.forms';
 import { historyEntries, identityView } from './anagrafe.history';
 import { readCustomerRecord, type CustomerRecord } from './anagrafe.read';
 import { customerFile } from './anagrafe.dossier';
 import { PAGE_LABELS } from './anagrafe.labels';
-import { customerListQuery, listCustomers } from './anagrafe.list';
-import { createCustomer, customerAsOf, getCustomer, softDeleteCustomer, updateCustomer } from './records.commands';
+import { customerAsOf, getCustomer } from './records.commands';
+import { createCustomerFromApi, deleteCustomerFromApi, listCustomers, updateCustomerFromApi } from './records.service';
+import { deleteCustomerSchema, listCustomersQuery, type UpdateCustomerBody } from './records.schemas';
 import type { Customer } from './customer.model';
 
 /** Who may create, edit and delete a customer record (the API's writers). */
@@ -26,8 +26,6 @@ const DELETERS: Role[] = ['co', 'admin'];
 
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** Why a record is deleted: kept with it for the inspector. */
-const deleteReason = testo({ max: 1000, min: 3, multiline: true, vuoto: 'Scrivi il motivo dell\'eliminazione' });
 
 /** The people a record names (created_by, changed_by are usernames; older rows may hold an id). */
 async function peopleNames(trx: Knex.Transaction, who: string[]): Promise<Record<string, string>> {
@@ -59,9 +57,10 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   // ---- list ----
 
   const listData = async (ctx: Ctx) => {
-    const parsed = customerListQuery.safeParse(ctx.query);
-    const q = parsed.success ? parsed.data : customerListQuery.parse({});
-    const result = await tx(ctx, (trx) => listCustomers(trx, tenantOf(ctx), q));
+    // The API's list and query (an unreadable filter shows the whole list, as the other list pages do).
+    const parsed = listCustomersQuery.safeParse(ctx.query);
+    const q = parsed.success ? parsed.data : listCustomersQuery.parse({});
+    const result = await listCustomers(deps, tenantOf(ctx), user(ctx), q);
     const filters = {
       q: q.q ?? '', tipo: q.tipo ?? '', classe_rischio: q.classe_rischio ?? '', stato: q.stato ?? '',
       pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', sort: q.sort,
@@ -112,10 +111,10 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
 
   router.post('/anagrafe/nuovo', staff(WRITERS), async (ctx) => {
     const values = formValues(formBody(ctx));
-    const parsed = parseCustomerForm(values, false);
+    const parsed = parseCreateForm(values);
     if (!parsed.ok) return renderForm(ctx, {}, values, parsed.errors, 422);
     try {
-      const c = await tx(ctx, (trx) => createCustomer(trx, tenantOf(ctx), user(ctx).username, parsed.fields));
+      const c = await createCustomerFromApi(deps, tenantOf(ctx), user(ctx), parsed.body);
       redirectWithFlash(ctx, `/anagrafe/${c.cod_anagrafe}`, 'success', 'Soggetto registrato');
     } catch (err) {
       const errors = commandErrors(err);
@@ -173,11 +172,17 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     if (!Number.isInteger(versione) || versione < 1) {
       return renderForm(ctx, { edit }, values, { _form: 'Il modulo non indica la versione che stai modificando: riaprilo dalla scheda del soggetto' }, 422);
     }
-    const parsed = parseCustomerForm(values, true, recordValues(a as unknown as Record<string, unknown>));
+    const parsed = parseEditForm(values, recordValues(a as unknown as Record<string, unknown>), a);
     if (!parsed.ok) return renderForm(ctx, { edit }, values, parsed.errors, 422);
     try {
-      const r = await tx(ctx, (trx) => updateCustomer(trx, tenantOf(ctx), user(ctx).username, a.cod_anagrafe, customerPatch(parsed.fields, a), versione));
-      redirectWithFlash(ctx, `/anagrafe/${a.cod_anagrafe}`, 'success', r.changed.length ? 'Modifiche salvate' : 'Nessuna modifica da salvare');
+      // The API's update (records.service): the same command, and the re-screening when a name, a date of birth or a
+      // nationality changed. The patch may clear fields (null), which the command takes and the API's schema never produces.
+      const r = await updateCustomerFromApi(deps, tenantOf(ctx), user(ctx), a.cod_anagrafe, { ...parsed.patch, versione } as UpdateCustomerBody);
+      const changed = r.campi_modificati.length;
+      const screened = r.rescreen === null ? '' : r.rescreen.eseguito
+        ? ` Il soggetto è stato sottoposto di nuovo a screening: ${r.rescreen.corrispondenze_nuove === 0 ? 'nessuna nuova corrispondenza' : `${r.rescreen.corrispondenze_nuove} nuove corrispondenze da esaminare`}.`
+        : ' Il nuovo screening non è riuscito: sarà ripetuto con il prossimo aggiornamento delle liste.';
+      redirectWithFlash(ctx, `/anagrafe/${a.cod_anagrafe}`, 'success', (changed ? 'Modifiche salvate.' : 'Nessuna modifica da salvare.') + screened);
     } catch (err) {
       const errors = commandErrors(err);
       if (!errors) throw err;
@@ -191,11 +196,11 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     const body = formBody(ctx);
     const cod = ctx.params.cod!;
     const values = { motivo: typeof body.motivo === 'string' ? body.motivo : '' };
-    const reason = deleteReason.safeParse(values.motivo);
+    const reason = deleteCustomerSchema.safeParse(values);
     // The reason is missing or unreadable: the page comes back with the message next to it, the panel open.
     if (!reason.success) return renderDetail(ctx, cod, { values, errors: { motivo: reason.error.issues[0]!.message } }, 422);
     try {
-      await tx(ctx, (trx) => softDeleteCustomer(trx, tenantOf(ctx), user(ctx).username, cod, reason.data));
+      await deleteCustomerFromApi(deps, tenantOf(ctx), user(ctx), cod, reason.data.motivo);
     } catch (err) {
       if (err instanceof ValidationError) return renderDetail(ctx, cod, { values, errors: { motivo: err.errors[0]?.message ?? err.detail ?? 'Motivo non valido' } }, 422);
       // Open relationships (or a record already deleted): refused, and the page says why.
