@@ -1,4 +1,5 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { CDD_SWEEP_SCHEDULE_ID, CDD_SWEEP_WORKFLOW_TYPE } from '../workflows/cdd/cdd-sweep.contract';
 import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../workflows/outbox/outbox.contract';
 import {
   SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE, type ScreeningImportInput,
@@ -34,6 +35,19 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       memo: { descrizione: 'Avvia la consegna dei messaggi in uscita rimasti in attesa' },
     });
     created.push(OUTBOX_SWEEP_SCHEDULE_ID);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  try {
+    await client.schedule.create({
+      scheduleId: CDD_SWEEP_SCHEDULE_ID,
+      // Due reviews, expiring documents and new matches become CDD tasks within the hour.
+      spec: { intervals: [{ every: '1 hour' }] },
+      action: { type: 'startWorkflow', workflowType: CDD_SWEEP_WORKFLOW_TYPE, args: [], taskQueue, workflowId: 'cdd-sweep:scheduled' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 hour' },
+      memo: { descrizione: 'Apre le pratiche di adeguata verifica per revisioni scadute, documenti in scadenza e nuove corrispondenze di screening' },
+    });
+    created.push(CDD_SWEEP_SCHEDULE_ID);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }

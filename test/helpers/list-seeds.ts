@@ -53,6 +53,33 @@ const movementsSeed: Seed = async (owner) => {
 };
 
 export const LIST_SEEDS: Record<string, Seed> = {
+  cdd_tasks: perTenant(`with c as (
+      insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+      select :tenant, 'CDDSEED-' || i, 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n) i
+      on conflict do nothing
+    )
+    insert into cdd_pratiche (id, cod_azienda, cod_pratica, cod_anagrafe, livello, motivo, stato, due_at, created_by, workflow_id, created_at, updated_at, assegnatario,
+      motivazione_astensione, motivo_eliminazione)
+    select gen_random_uuid(), :tenant, 'CDD-' || lpad(i::text, 6, '0'), 'CDDSEED-' || i,
+      (array['semplificata','ordinaria','rafforzata'])[1 + i % 3],
+      (array['manuale','onboarding','revisione_periodica','nuovo_match_screening','cambio_classe_rischio','documento_in_scadenza'])[1 + i % 6],
+      (array['open','in_progress','pending_review','completed','abstained','deleted'])[1 + i % 6], now() + ((i % 90) - 30) * interval '1 day',
+      'seed', 'cdd-task:' || :tenant || ':' || i, now() - i * interval '1 minute', now(),
+      case when i % 20 = 0 then (select cod_utente from utenti where username = 'seed-user-' || :tenant) end,
+      'Motivazione ' || i, 'Motivo ' || i
+    from generate_series(1, :n) i`),
+
+  cdd_reviews: perTenant(`with c as (
+      insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+      select :tenant, 'CDDSEED-' || i, 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n) i
+      on conflict do nothing
+    )
+    insert into cdd_reviews (id, cod_azienda, cod_anagrafe, motivo, classe_rischio, due_at, stato, workflow_id, created_at, updated_at)
+    select gen_random_uuid(), :tenant, 'CDDSEED-' || i, 'prima_revisione', (array['basso','medio','medio_alto','alto'])[1 + i % 4],
+      now() + ((i % 2000) - 100) * interval '1 day', (array['programmata','programmata','programmata','scaduta','annullata'])[1 + i % 5],
+      'cdd-review:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i`),
+
   cases: perTenant(`insert into cases (id, cod_azienda, titolo, descrizione, tipo, priorita, stato, opened_by, sla_days, sla_due_at, overdue, workflow_id, created_at, updated_at, assegnatario)
     select gen_random_uuid(), :tenant, 'Caso ' || i, 'Descrizione del caso ' || md5(i::text), 'indagine',
       (array['bassa','media','alta','critica'])[1 + i % 4], (array['open','escalated','closing','closed'])[1 + i % 4], 'seed', 30,

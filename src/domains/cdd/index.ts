@@ -1,0 +1,9 @@
+// The CDD area's public surface: what onboarding, records, risk, screening and the pages use.
+export {
+  abstainCdd, cddAllowedActions, completerRoles, initiateCdd, requireCddTask, transitionCddTask,
+  type CddDeps, type InitiateCddInput, type InitiateCddResult,
+} from './cdd-task.commands';
+export { cddEvidence, cddHistoryForCustomer, cddTaskAudit, findCddTask, getCddTask, openCddTaskFor, type CddEvidenceRow, type CddTaskRow } from './cdd-task.repo';
+export { onRiskClassChanged } from './cdd-events';
+export { pendingCddTriggers, riskClassChangeTrigger, type CddTrigger } from './cdd-triggers';
+export { cddLevel, type CddLevel, type CddLevelInput } from './cdd-level';
