@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { AUDIT_ACTION_LABELS } from '../../src/domains/audit/audit.labels';
 import * as cases from '../../src/domains/cases/cases.labels';
+import * as cdd from '../../src/domains/cdd/cdd.labels';
 import * as onboarding from '../../src/domains/onboarding/onboarding-admin.labels';
 import * as outbox from '../../src/domains/outbox/outbox.labels';
 import * as screening from '../../src/domains/screening/screening.labels';
@@ -34,7 +35,7 @@ function translatedValues(): Map<string, string> {
       else add(k, v);
     }
   };
-  for (const mod of [cases, onboarding, outbox, screening]) for (const [name, value] of Object.entries(mod)) walk(name, value);
+  for (const mod of [cases, cdd, onboarding, outbox, screening]) for (const [name, value] of Object.entries(mod)) walk(name, value);
   for (const [k, v] of Object.entries(AUDIT_ACTION_LABELS)) add(k, v);
   return out;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,7 @@ export const NOT_PAGES: Record<string, string> = {
   '/health': 'JSON for the load balancer',
   '/auth/me': 'JSON of the signed-in user',
   '/aziende/:cod/logo': 'the tenant\'s logo, an image',
+  '/cdd/evidence/:codPratica/:evidenceId': 'an evidence file of a CDD task, a download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -126,6 +128,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
 
   // A customer registered through the records form, then edited (a history of two versions).
   const customer = await seedCustomer(coApi);
+  const cdd = await seedCddPages(env, tenant, analystApi);
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -148,6 +151,16 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'anagrafe-scheda', path: `/anagrafe/${customer}`, visitor: staff(co) },
     { name: 'anagrafe-modifica', path: `/anagrafe/${customer}/modifica`, visitor: staff(co) },
     { name: 'anagrafe-fascicolo', path: `/anagrafe/${customer}/dossier`, visitor: staff(co) },
+    { name: 'cdd', path: '/cdd', visitor: staff(co) },
+    { name: 'cdd-nuovo', path: '/cdd/nuovo?q=Esposito', visitor: staff(analyst) },
+    { name: 'cdd-panoramica', path: '/cdd/overview', visitor: staff(co) },
+    { name: 'cdd-revisioni-periodiche', path: '/cdd/refresh-queue', visitor: staff(co) },
+    { name: 'cdd-verifica-aperta', path: `/cdd/${cdd.open.id}`, visitor: staff(co) },
+    { name: 'cdd-verifica-in-revisione', path: `/cdd/${cdd.review.id}`, visitor: staff(analyst) },
+    { name: 'cdd-esegui', path: `/cdd/${cdd.working.id}/esegui`, visitor: staff(analyst) },
+    { name: 'cdd-evidenze', path: `/cdd/evidence/${cdd.review.code}`, visitor: staff(auditor) },
+    { name: 'cdd-storico', path: `/cdd/history/${cdd.review.code}`, visitor: staff(co) },
+    { name: 'cdd-revisione', path: `/cdd/review/${cdd.review.code}`, visitor: staff(co) },
     { name: 'screening', path: '/screening', visitor: staff(analyst) },
     { name: 'screening-match', path: `/screening/${matchId}`, visitor: staff(analyst) },
     { name: 'screening-dashboard', path: '/admin/screening', visitor: staff(co) },
@@ -203,6 +216,54 @@ async function seedCustomer(co: TestClient): Promise<string> {
   const edited = await co.submitForm(`/anagrafe/${cod}/modifica`, { ...fields, stato: 'attivo', telefono: '+39 0536 000000', classe_rischio: 'medio_alto', versione: '1' });
   assert.equal(edited.status, 302, edited.text.slice(0, 1000));
   return cod;
+}
+
+/** A complete set of KYC answers for a person, as the API takes them. */
+const KYC_ANSWERS = {
+  scopo_rapporto: 'investimento', natura_rapporto: 'continuativo', origine_fondi: 'reddito_lavoro', origine_fondi_dettaglio: 'Stipendio da impiegata',
+  origine_patrimonio: 'lavoro', volume_annuo: '10k_50k', contanti: false, paesi_operativita: ['IT'], pep: false, professione: 'Impiegata',
+};
+
+/**
+ * CDD tasks for the /cdd pages: one just opened, one being worked (its questionnaire saved as a
+ * draft), one waiting for review (questionnaire completed, one piece of evidence), and a periodic
+ * review past its date for the refresh queue.
+ */
+export async function seedCddPages(env: TestEnv, tenant: string, analystApi: TestClient) {
+  const people = [
+    ['ANA-700001', 'Giovanna', 'Esposito'], ['ANA-700002', 'Marco', 'Ferri'], ['ANA-700003', 'Elena', 'Gallo'], ['ANA-700004', 'Sergio', 'Conti'],
+  ] as const;
+  await env.ownerDb('anagrafe').insert(people.map(([cod, nome, cognome]) => ({
+    cod_azienda: tenant, cod_anagrafe: cod, tipo_soggetto: 'persona_fisica', nome, cognome, denominazione: `${nome} ${cognome}`, nazionalita: 'IT', paese_residenza: 'IT',
+    classe_rischio: 'medio', pep: false, created_by: 'test',
+  })));
+  const initiate = async (cod: string) => {
+    const r = await analystApi.post(`/api/cdd/initiate/${cod}`, { motivo: 'manuale' });
+    assert.equal(r.status, 201, r.text);
+    return { id: r.body.id as string, code: r.body.cod_pratica as string };
+  };
+  const act = async (id: string, azione: string) => {
+    const r = await analystApi.put(`/api/cdd/tasks/${id}/transition`, { azione });
+    assert.equal(r.status, 200, r.text);
+  };
+  const open = await initiate('ANA-700001');
+  const working = await initiate('ANA-700002');
+  await act(working.id, 'start');
+  const review = await initiate('ANA-700003');
+  await act(review.id, 'start');
+  const kyc = await analystApi.post('/api/kyc/anagrafe/ANA-700003', { risposte: KYC_ANSWERS });
+  assert.equal(kyc.status, 201, kyc.text);
+  await env.ownerDb('cdd_evidenze').insert({
+    id: randomUUID(), cod_azienda: tenant, cdd_pratica_id: review.id, tipo: 'verifica_fonte', descrizione: 'Visura del registro delle imprese consultata',
+    riferimento: 'Registro imprese, visura del 2 novembre', created_by: 'test',
+  });
+  await act(review.id, 'review');
+  const reviewId = randomUUID();
+  await env.ownerDb('cdd_reviews').insert({
+    id: reviewId, cod_azienda: tenant, cod_anagrafe: 'ANA-700004', motivo: 'onboarding', classe_rischio: 'medio',
+    due_at: new Date(Date.now() - 3 * 86_400_000), stato: 'scaduta', workflow_id: `cdd-review:${tenant}:${reviewId}`,
+  });
+  return { open, working, review };
 }
 
 /** The catalogue entry whose path template the registered route is (":id" matches one segment). */

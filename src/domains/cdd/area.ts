@@ -5,6 +5,8 @@ import { createCddTaskActivities } from '../../../activities/cdd/cdd-task.activi
 import { defineArea } from '../../kit/area';
 import { cddHome } from './cdd.home';
 import { cddReviewsList } from './cdd-review.list';
+import { registerCddPages } from './cdd.pages';
+import { STAFF_READ } from '../../kit/roles';
 import { cddTasksList } from './cdd-task.list';
 import { registerCddRoutes } from './cdd.routes';
 import { registerKycRoutes } from './kyc.routes';
@@ -18,7 +20,8 @@ const workflow = (file: string) => fileURLToPath(new URL(`../../../workflows/cdd
 export const cddArea = defineArea({
   name: 'cdd',
   label: 'Adeguata verifica',
-  routes: [registerCddRoutes, registerKycRoutes],
+  routes: [registerCddRoutes, registerKycRoutes, registerCddPages],
+  navigation: [{ section: 'Clienti', label: 'Adeguata verifica', href: '/cdd', roles: STAFF_READ, order: 30 }],
   // The EDD area's reader is wired here once that area exists (see createCddTaskActivities).
   activities: (deps) => ({ ...createCddReviewActivities(deps), ...createCddTaskActivities(deps), ...createCddSweepActivities(deps) }),
   workflowModules: [workflow('cdd-review.workflow.ts'), workflow('cdd-task.workflow.ts'), workflow('cdd-sweep.workflow.ts')],

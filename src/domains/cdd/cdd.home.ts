@@ -6,7 +6,7 @@ const SOON_DAYS = 30;
 
 /**
  * The periodic CDD reviews that are due: late ones (the workflow marked them `scaduta`) and those
- * coming due soon. The reviews' list is not built yet, so the tiles have no link.
+ * coming due soon. Each links to the refresh queue filtered as it counts (/cdd/refresh-queue).
  */
 export const cddHome: HomeTiles = async ({ user, tenant, tx }) => {
   if (!hasAnyRole(user, STAFF_READ)) return [];
@@ -17,11 +17,13 @@ export const cddHome: HomeTiles = async ({ user, tenant, tx }) => {
     const tiles: HomeTile[] = [
       {
         area: 'cdd', kind: 'due', label: 'Revisioni di adeguata verifica scadute', ...late, tone: late.count > 0 ? 'red' : 'green',
-        hint: 'Revisioni periodiche dei clienti oltre la data prevista (elenco in preparazione)', empty: 'Nessuna revisione scaduta',
+        href: '/cdd/refresh-queue?finestra=scadute',
+        hint: 'Revisioni periodiche dei clienti oltre la data prevista', empty: 'Nessuna revisione scaduta',
       },
       {
         area: 'cdd', kind: 'due', label: `Revisioni in scadenza entro ${SOON_DAYS} giorni`, ...soon, tone: soon.count > 0 ? 'yellow' : 'green',
-        hint: 'Revisioni periodiche da preparare (elenco in preparazione)', empty: 'Nessuna revisione in scadenza',
+        href: '/cdd/refresh-queue?finestra=entro30',
+        hint: 'Revisioni periodiche da preparare', empty: 'Nessuna revisione in scadenza',
       },
     ];
     return tiles;

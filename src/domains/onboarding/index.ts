@@ -4,3 +4,5 @@ export { customerSessionMiddleware } from './onboarding.session';
 export { COUNTRY_OPTIONS, countryName, EU_HIGH_RISK, EU_HIGH_RISK_AS_OF } from './countries';
 // The periodic review's interval per risk class, shared with the CDD area.
 export { addYears, REVIEW_YEARS_SETTING } from './onboarding.records';
+// The onboarding document store (content-addressed by SHA-256) and its type check: the CDD evidence uses them too.
+export { DocumentStore, sniffDocument } from './document-store';
