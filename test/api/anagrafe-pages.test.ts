@@ -185,7 +185,11 @@ describe('anagrafe pages', function () {
       { cod_rapporto: rapporto, data_operazione: month(1, 3), importo: 4000, segno: 'uscita', contanti: true, causale: 'Prelievo', chiave_esterna: 'm-2' },
     ] });
     assert.equal(moved.status, 201, moved.text);
+    const cdd = await analyst.post(`/api/cdd/initiate/${company}`, { motivo: 'manuale' });
+    assert.equal(cdd.status, 201, cdd.text);
     const asAnalyst = await analyst.get(`/anagrafe/${company}/dossier`, html);
+    assert.match(asAnalyst.text, new RegExp(`data-cdd[\\s\\S]*?href="/cdd/${cdd.body.id}">${cdd.body.cod_pratica}<`), 'the CDD task is in the history');
+    assert.match(asAnalyst.text, new RegExp(`data-processi[\\s\\S]*?data-workflow-id="cdd-task:${tenant}:${cdd.body.id}"`), 'and its workflow links to the Temporal UI');
     assert.equal(asAnalyst.status, 200);
     assert.match(asAnalyst.text, /<svg/, 'the graph is drawn');
     assert.match(asAnalyst.text, /data-titolari[\s\S]*?Mario Rossi/, 'the beneficial owner is listed');

@@ -5,11 +5,13 @@ import type { ChartData } from '../../kit/charts';
 import { casesForCustomer, type CustomerCase } from '../cases';
 import { screeningForCustomer, type CustomerScreening } from '../screening';
 import { movementsMonthlyVolumes, recentMovements, type MovementRecord, type MonthlyVolume } from '../movements';
+import { cddHistoryForCustomer, CDD_LIVELLO_LABELS, CDD_MOTIVO_LABELS, CDD_STATO_LABELS, CDD_STATO_TONES } from '../cdd';
 import { eddCasesForCustomer, EDD_STATO_LABELS, EDD_STATO_TONES, EDD_MOTIVO_LABELS } from '../edd';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/onboarding.contract';
 import type { CustomerDocument, CustomerLink, CustomerRecord, CustomerRelationship } from './anagrafe.read';
 import { riskHistory, type RiskStep } from './anagrafe.history';
 import { customerGraph } from './anagrafe.graph';
+import { labelOf } from './anagrafe.labels';
 
 /**
  * The unified customer file (/anagrafe/:codAnagrafe/dossier): everything the product knows about
@@ -66,6 +68,7 @@ export async function customerFile(
   // One read after the other: a transaction is one connection.
   const screening = await screeningForCustomer(trx, tenant, c.cod_anagrafe);
   const cases = await casesForCustomer(trx, tenant, c.cod_anagrafe);
+  const cdd = await cddHistoryForCustomer(trx, c.cod_anagrafe);
   const edd = await eddCasesForCustomer(trx, c.cod_anagrafe);
   const volumes = await movementsMonthlyVolumes(trx, c.cod_anagrafe, CHART_MONTHS);
   const recent = await recentMovements(trx, c.cod_anagrafe, RECENT_MOVEMENTS);
@@ -77,6 +80,7 @@ export async function customerFile(
       kind: 'Onboarding', label: 'Pratica di onboarding', href: `/admin/onboarding/cases/${c.onboarding_case_id}`,
       id: onboardingWorkflowId(tenant, c.onboarding_case_id), url: link(onboardingWorkflowId(tenant, c.onboarding_case_id)),
     }] : []),
+    ...cdd.map((t) => ({ kind: 'Adeguata verifica', label: t.cod_pratica, href: `/cdd/${t.id}`, id: t.workflow_id, url: link(t.workflow_id) })),
     ...edd.map((e) => ({ kind: 'Verifica rafforzata', label: e.cod_edd, href: `/edd/${e.id}`, id: e.workflow_id, url: link(e.workflow_id) })),
     ...cases.map((k) => ({ kind: 'Caso di indagine', label: k.titolo, href: `/casi/${k.id}`, id: k.workflowId, url: link(k.workflowId) })),
   ];
@@ -90,7 +94,12 @@ export async function customerFile(
       empty: 'Nessun movimento registrato per il cliente.',
     },
     verifiche: {
-      cdd: [], cddEmpty: 'Nessuna adeguata verifica registrata.',
+      cdd: cdd.map((t) => ({
+        label: t.cod_pratica, href: `/cdd/${t.id}`, livello: labelOf(CDD_LIVELLO_LABELS, t.livello), motivo: labelOf(CDD_MOTIVO_LABELS, t.motivo), stato: t.stato,
+        statoLabel: labelOf(CDD_STATO_LABELS, t.stato), statoTone: labelOf(CDD_STATO_TONES, t.stato), created_at: t.created_at,
+        fine: t.completed_at ?? t.abstained_at ?? t.due_at,
+      })),
+      cddEmpty: 'Nessuna adeguata verifica registrata.',
       edd: edd.map((e) => ({
         label: e.cod_edd, href: `/edd/${e.id}`, motivo: e.motivi.map((m) => EDD_MOTIVO_LABELS[m] ?? m).join(', '), stato: e.stato,
         statoLabel: EDD_STATO_LABELS[e.stato] ?? e.stato, statoTone: EDD_STATO_TONES[e.stato] ?? 'secondary', created_at: e.created_at, fine: e.closed_at,
