@@ -209,4 +209,17 @@ describe('anagrafe pages', function () {
     assert.match(ownerFile.text, /data-in-scadenza>Scade tra 20 giorni/, 'the identity document expires soon');
     assert.match(ownerFile.text, /Esecutore/, 'the owner is the executor of the company\'s relationship');
   });
+
+  it('shows dates and words in Italian on every anagrafe page, never ISO dates or identifiers', async () => {
+    const visible = (html: string) => html.replace(/<(script|style|template|pre|code|textarea|svg)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+    const RAW = /\b(\d{4}-\d{2}-\d{2}|persona_fisica|ditta_individuale|medio_alto|rapporto_continuativo|titolare_effettivo|proprieta_diretta|carta_identita|legale_rappresentante)\b/;
+    const company = (await env.ownerDb('anagrafe').where({ cod_azienda: tenant, partita_iva: '12345678903' }).first()).cod_anagrafe as string;
+    const person = (await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_fiscale: 'RSSMRA85T10A562S' }).first()).cod_anagrafe as string;
+    const pages = ['/anagrafe', '/anagrafe/nuovo', `/anagrafe/${company}`, `/anagrafe/${company}/modifica`, `/anagrafe/${company}/dossier`, `/anagrafe/${person}/dossier`, `/anagrafe/${person}?al=${day(0)}`];
+    for (const path of pages) {
+      const r = await co.get(path, html);
+      assert.equal(r.status, 200, path);
+      assert.doesNotMatch(visible(r.text), RAW, path);
+    }
+  });
 });
