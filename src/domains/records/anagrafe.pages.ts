@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { STAFF_READ, STAFF_WRITE, type Role } from '../../kit/roles';
+import { STAFF_READ, type Role } from '../../kit/roles';
+import { RECORDS_DELETERS, RECORDS_WRITERS } from './records.routes';
 import { staff } from '../../kit/access';
 import { withTenant } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
@@ -19,10 +20,9 @@ import { createCustomerFromApi, deleteCustomerFromApi, listCustomers, updateCust
 import { deleteCustomerSchema, listCustomersQuery, type UpdateCustomerBody } from './records.schemas';
 import type { Customer } from './customer.model';
 
-/** Who may create, edit and delete a customer record (the API's writers). */
-const WRITERS: Role[] = STAFF_WRITE;
-/** Deleting a customer is a compliance decision: the officer and the tenant admin. */
-const DELETERS: Role[] = ['co', 'admin'];
+/** Who may create and edit, and who may delete, a customer record: the API's own role lists. */
+const WRITERS: readonly Role[] = RECORDS_WRITERS;
+const DELETERS: readonly Role[] = RECORDS_DELETERS;
 
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
