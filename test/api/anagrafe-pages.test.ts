@@ -208,6 +208,7 @@ describe('anagrafe pages', function () {
     assert.match(ownerFile.text, new RegExp(`href="/anagrafe/${company}"`), 'the owner\'s file links back to the company');
     assert.match(ownerFile.text, /data-in-scadenza>Scade tra 20 giorni/, 'the identity document expires soon');
     assert.match(ownerFile.text, /Esecutore/, 'the owner is the executor of the company\'s relationship');
+    assert.match(asAnalyst.text, new RegExp(`data-cod-rapporto="${rapporto}"[\\s\\S]*?Mario Rossi</a> <span class="text-secondary small">\\(esecutore\\)`), 'the other parties of a relationship with their role');
   });
 
   it('shows dates and words in Italian on every anagrafe page, never ISO dates or identifiers', async () => {

@@ -89,7 +89,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
     assert.match(await page.locator('[data-grafo] svg').innerHTML(), new RegExp(owner.name));
     assert.equal(await page.locator('[data-storico-rischio] tbody tr').count(), 2, 'created medium, then high');
     await page.locator('section#movimenti').waitFor();
-    await page.waitForFunction("[...document.querySelectorAll('figure[data-chart]')].every((f) => f.hasAttribute('data-chart-ready'))");
+    await page.locator('figure#grafico-movimenti-mese[data-chart-ready]').waitFor();
     await screenshot(page, 'anagrafe-05-fascicolo');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await ctx.close();

@@ -66,7 +66,7 @@ export interface CustomerRecord {
  * The relations read, one after the other: Objection fetches the relations of one expression in
  * parallel, and a tenant transaction is one connection (node-postgres refuses overlapping queries).
  */
-const RELATIONS = ['rapporti.soggetti(parte)', 'legami_uscenti.a', 'legami_entranti.da', 'documenti', 'versioni'] as const;
+const RELATIONS = ['rapporti.soggetti', 'legami_uscenti.a', 'legami_entranti.da', 'documenti', 'versioni'] as const;
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** The subject and everything its pages show, or undefined when the tenant has no such code. */
@@ -74,8 +74,7 @@ export async function readCustomerRecord(trx: Knex.Transaction, codAnagrafe: str
   const c = await Customer.of(trx).where({ cod_anagrafe: codAnagrafe }).first();
   if (!c) return undefined;
   for (const relation of RELATIONS) {
-    await c.$fetchGraph(relation, { transaction: trx })
-      .modifiers({ parte: (q) => q.select('anagrafe.cod_azienda', 'anagrafe.cod_anagrafe', 'anagrafe.denominazione') });
+    await c.$fetchGraph(relation, { transaction: trx });
   }
   const today = todayInRome();
   const rel = c.rapporti ?? [];
