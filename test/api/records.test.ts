@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyAuditChain } from '../../src/domains/audit/audit.chain';
 import { withTenant } from '../../src/db/tenant';
-import { createOrMatchCustomer } from '../../src/domains/records';
+import { createOrMatchCustomer, Customer, Rapporto } from '../../src/domains/records';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 
@@ -266,6 +266,14 @@ describe('records API: customers, relationships, links, owners, documents', func
     assert.equal(m.body.documenti.length, 2);
     assert.ok(m.body.legami.some((l: { direzione: string; tipo: string }) => l.direzione === 'entrante' && l.tipo === 'titolare_effettivo'));
 
+    // The other direction of the graph: a relationship's subjects with their roles, a person's holdings.
+    const graph = await withTenant(env.deps.db, { codAzienda: tenant }, async (trx) => ({
+      rapporto: await Rapporto.of(trx).findById([tenant, r.body.rapporti[0].cod_rapporto]).withGraphFetched('soggetti'),
+      person: await Customer.of(trx).findById([tenant, mario]).withGraphFetched('partecipazioni.da'),
+    }));
+    assert.deepEqual(graph.rapporto!.soggetti!.map((x) => [x.cod_anagrafe, x.ruolo]).sort(), [[alfa, 'intestatario'], [giulia, 'delegato'], [mario, 'esecutore']].sort());
+    assert.deepEqual(graph.person!.partecipazioni!.map((l) => [l.da!.denominazione, Number(l.percentuale)]), [['Alfa Digitale S.r.l.', 60]]);
+
     assert.equal((await outsider.get(`/api/anagrafe/${alfa}`)).status, 404);
     assert.equal((await outsider.put(`/api/anagrafe/${alfa}`, { email: 'x@example.test' })).status, 404);
     assert.equal((await viewer.get('/api/anagrafe/ANA-999999')).status, 404);
@@ -364,6 +372,21 @@ describe('records API: customers, relationships, links, owners, documents', func
     const active = await viewer.get(`/api/anagrafe/${giulia}`);
     assert.deepEqual([active.body.stato, active.body.eliminato_at, active.body.versioni.map((v: { operazione: string }) => v.operazione)],
       ['attivo', null, ['update', 'delete', 'update', 'create']]);
+
+
+    // Mario goes once the relationship he acts on is closed (its open roles end that day).
+    const cod = refused.body.rapporti[0] as string;
+    const early = await analyst.post(`/api/rapporti/${cod}/chiudi`, { data_chiusura: '2025-12-31' });
+    assert.deepEqual([early.status, problemPaths(early)], [422, ['data_chiusura']], 'not before the opening');
+    assert.equal((await viewer.post(`/api/rapporti/${cod}/chiudi`, {})).status, 403);
+    assert.equal((await outsider.post(`/api/rapporti/${cod}/chiudi`, {})).status, 404);
+    const closed = await analyst.post(`/api/rapporti/${cod}/chiudi`, { data_chiusura: '2026-03-01' });
+    assert.equal(closed.status, 200, closed.text);
+    assert.deepEqual([closed.body.stato, closed.body.data_chiusura], ['chiuso', '2026-03-01']);
+    assert.deepEqual(closed.body.ruoli.map((x: { cod_anagrafe: string; al: string }) => [x.cod_anagrafe, x.al]).sort(),
+      [[alfa, '2026-03-01'], [giulia, '2026-02-01'], [mario, '2026-03-01']].sort());
+    assert.equal((await analyst.post(`/api/rapporti/${cod}/chiudi`, {})).body.code, 'RELATIONSHIP_CLOSED');
+    assert.equal((await co.post(`/api/anagrafe/${mario}/elimina`, { motivo: 'Rapporto chiuso' })).status, 200);
 
     assert.equal((await verifyAuditChain(env.ownerDb, tenant)).ok, true);
   });

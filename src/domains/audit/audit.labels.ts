@@ -110,6 +110,7 @@ export const AUDIT_ACTION_LABELS = {
   'anagrafe.update': 'Anagrafica modificata',
   'anagrafe.delete': 'Anagrafica eliminata (dati conservati)',
   'rapporto.soggetto': 'Soggetto collegato al rapporto',
+  'rapporto.close': 'Rapporto chiuso',
   'documento.create': 'Documento registrato',
 
   // Movements (one event per request or import batch, with its counts)

@@ -13,7 +13,7 @@ export {
   createCustomer, createOrMatchCustomer, customerAsOf, customerJson, getCustomer, openRelationshipsOf, softDeleteCustomer, updateCustomer,
   SCREENING_FIELDS, type CustomerFields, type CustomerPatch, type CustomerRow, type UpdateResult,
 } from './records.commands';
-export { createRapporto, type RapportoInput } from './relationships.commands';
+export { closeRapporto, createRapporto, type RapportoInput } from './relationships.commands';
 export { createLegame, type LegameInput } from './links.commands';
 export { createDocumento, type DocumentoInput } from './documents.commands';
 export * from './records.vocabulary';

@@ -4,13 +4,13 @@ import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
 import { STAFF_READ, type Role } from '../../kit/roles';
 import {
-  createCustomerSchema, createDocumentoSchema, createLegameSchema, createRapportoSchema, createUboSchema, customerAsOfResponse,
+  closeRapportoSchema, createCustomerSchema, createDocumentoSchema, createLegameSchema, createRapportoSchema, createUboSchema, customerAsOfResponse,
   customerDetailResponse, customerListResponse, customerReadQuery, customerWriteResponse, deleteCustomerSchema, documentiListResponse,
   documentoRecord, legameRecord, legamiListResponse, listCustomersQuery, listDocumentiQuery, listLegamiQuery, listRapportiQuery, listUboQuery,
   rapportiListResponse, rapportoWithRoles, uboListResponse, uboRecord, updateCustomerSchema,
 } from './records.schemas';
 import {
-  createCustomerFromApi, createDocumentoFromApi, createLegameFromApi, createRapportoFromApi, createUboFromApi, customerFile, customerOnDate,
+  closeRapportoFromApi, createCustomerFromApi, createDocumentoFromApi, createLegameFromApi, createRapportoFromApi, createUboFromApi, customerFile, customerOnDate,
   deleteCustomerFromApi, listCustomers, listDocumenti, listLegami, listRapporti, listUbo, updateCustomerFromApi,
 } from './records.service';
 
@@ -68,6 +68,12 @@ export const registerRecordsRoutes: RegisterRoutes = (router, { deps }) => {
     method: 'POST', path: '/api/rapporti', summary: 'Apre un rapporto con i soggetti e i loro ruoli', tag,
     access: staff(RECORDS_WRITERS), body: createRapportoSchema, response: rapportoWithRoles, status: 201,
     handler: (ctx, { body }) => createRapportoFromApi(deps, tenantOf(ctx), ctx.state.user!, body),
+  });
+
+  router.api({
+    method: 'POST', path: '/api/rapporti/:cod_rapporto/chiudi', summary: 'Chiude il rapporto (i ruoli ancora aperti terminano alla stessa data)', tag,
+    access: staff(RECORDS_WRITERS), body: closeRapportoSchema, response: rapportoWithRoles,
+    handler: (ctx, { body, params }) => closeRapportoFromApi(deps, tenantOf(ctx), ctx.state.user!, params.cod_rapporto!, body.data_chiusura),
   });
 
   router.api({

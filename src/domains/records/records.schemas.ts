@@ -114,6 +114,8 @@ export const createRapportoSchema = z.object({
   }).strict()).max(50, 'Al massimo 50 soggetti').optional(),
 }).strict();
 
+export const closeRapportoSchema = z.object({ data_chiusura: isoDate() }).strict();
+
 export const listRapportiQuery = z.object({
   cod_anagrafe: z.preprocess(blank, code('Codice non valido').optional()),
   stato: optionalEnum(STATI_RAPPORTO, 'Stato non valido'),

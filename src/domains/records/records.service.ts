@@ -18,7 +18,7 @@ import type {
   CreateCustomerBody, createDocumentoSchema, createLegameSchema, createRapportoSchema, createUboSchema, listCustomersQuery, listDocumentiQuery,
   listLegamiQuery, listRapportiQuery, listUboQuery, UpdateCustomerBody,
 } from './records.schemas';
-import { createRapporto } from './relationships.commands';
+import { closeRapporto, createRapporto } from './relationships.commands';
 import type { z } from 'zod';
 
 /** What the records API does: tenant transactions around the commands and the lists. */
@@ -136,6 +136,9 @@ export const createRapportoFromApi = (deps: Deps, codAzienda: string, user: Sess
   tx(deps, codAzienda, user)(async (trx) => plain(await createRapporto(trx, codAzienda, user.username, {
     ...body, soggetti: body.soggetti as { cod_anagrafe: string; ruolo: 'cointestatario' }[] | undefined,
   })));
+
+export const closeRapportoFromApi = (deps: Deps, codAzienda: string, user: SessionUser, cod: string, dataChiusura: string | undefined) =>
+  tx(deps, codAzienda, user)(async (trx) => plain(await closeRapporto(trx, codAzienda, user.username, cod, dataChiusura)));
 
 export const createLegameFromApi = (deps: Deps, codAzienda: string, user: SessionUser, body: z.infer<typeof createLegameSchema>) =>
   tx(deps, codAzienda, user)(async (trx) => plain(await createLegame(trx, codAzienda, user.username, body)));

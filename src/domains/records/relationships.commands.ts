@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { appendAudit } from '../audit';
+import { conflict, notFound } from '../../http/errors';
 import { nextCode } from './records.codes';
 import { todayInRome } from './records.dates';
 import { assertSubjects, fieldError } from './records.references';
@@ -62,4 +63,26 @@ export async function createRapporto(trx: Knex.Transaction, codAzienda: string, 
     });
   }
   return (await Rapporto.of(trx).findById([codAzienda, cod]).withGraphFetched('ruoli'))!;
+}
+
+/**
+ * Closes a relationship on a date: stato 'chiuso', and every role still open on it ends that day.
+ * A relationship already closed is a 409; the closing date may not precede the opening.
+ */
+export async function closeRapporto(
+  trx: Knex.Transaction, codAzienda: string, actor: string, codRapporto: string, dataChiusura: string = todayInRome(),
+): Promise<Rapporto> {
+  const row = await Rapporto.of(trx).where({ cod_rapporto: codRapporto }).forUpdate().first();
+  if (!row) throw notFound('Rapporto', 'm');
+  if (row.stato === 'chiuso') throw conflict('RELATIONSHIP_CLOSED', `Il rapporto ${codRapporto} è già chiuso`);
+  if (dataChiusura < row.data_apertura) throw fieldError('data_chiusura', 'La data di chiusura non può precedere quella di apertura');
+  await trx('rapporti').where({ cod_azienda: codAzienda, cod_rapporto: codRapporto })
+    .update({ stato: 'chiuso', data_chiusura: dataChiusura, updated_at: trx.fn.now() });
+  await trx('rapporti_soggetti').where({ cod_azienda: codAzienda, cod_rapporto: codRapporto }).whereNull('al')
+    .update({ al: trx.raw('greatest(dal, cast(? as date))', [dataChiusura]) });
+  await appendAudit(trx, {
+    codAzienda, actor, action: 'rapporto.close', entityType: 'rapporto', entityId: codRapporto,
+    data: { cod_rapporto: codRapporto, cod_anagrafe: row.cod_anagrafe, data_chiusura: dataChiusura },
+  });
+  return (await Rapporto.of(trx).findById([codAzienda, codRapporto]).withGraphFetched('ruoli'))!;
 }
