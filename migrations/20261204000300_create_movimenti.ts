@@ -72,7 +72,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create table movimenti (
       id uuid not null,
-      cod_azienda text not null references aziende (cod_azienda),
+      -- No key of its own to aziende: the relationship's key below names the tenant's row, whose own
+      -- key names the tenant, and every foreign key costs a lookup per row of a bulk load.
+      cod_azienda text not null,
       cod_rapporto text not null,
       -- The subject the movement is read under (the relationship's holder unless given): denormalised
       -- so the customer file reads one index.

@@ -3,29 +3,33 @@ import type { Knex } from 'knex';
 /** A movement's problem, by its place in the batch and its field: the API's 422 and the import's error report. */
 export interface MovementItemError { index: number; field: string; message: string }
 
-interface PartyRef { cod_rapporto: string; cod_anagrafe?: string | undefined }
+interface PartyRef { cod_rapporto: string; cod_anagrafe?: string | undefined; data_operazione: string }
+
+/** A role on a relationship and the days it covers (dates as 'YYYY-MM-DD'; `al` null while it lasts). */
+interface Role { cod_rapporto: string; cod_anagrafe: string; dal: string; al: string | null }
 
 /**
  * The subject each movement is read under, checked against the tenant's records in two queries
  * for the whole batch: the relationship must exist (another tenant's is hidden by row-level
- * security, so it does not exist here either); the subject, when given, must be one of the
- * relationship's subjects (rapporti_soggetti, any role), and when absent is the relationship's
- * holder (rapporti.cod_anagrafe). Returns the subjects by index, or the errors.
+ * security, so it does not exist here either); the subject, when given, must be the holder
+ * (rapporti.cod_anagrafe) or hold a role on the relationship (rapporti_soggetti: co-holder,
+ * executor, delegate, beneficial owner) on the operation's date; when absent it is the holder.
+ * Returns the subjects by index, or the errors.
  */
 export async function resolveMovementParties(trx: Knex, codAzienda: string, rows: readonly PartyRef[]):
 Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
   const codes = [...new Set(rows.map((r) => r.cod_rapporto))];
-  const [rapporti, soggetti] = await Promise.all([
+  const [rapporti, roles] = await Promise.all([
     trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes).select<{ cod_rapporto: string; cod_anagrafe: string }[]>('cod_rapporto', 'cod_anagrafe'),
-    Promise.resolve([] as { cod_rapporto: string; cod_anagrafe: string }[]), // PENDING-CORE: rapporti_soggetti
+    trx('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
+      .select<Role[]>('cod_rapporto', 'cod_anagrafe', trx.raw('dal::text as dal'), trx.raw('al::text as al')),
   ]);
   const holder = new Map(rapporti.map((r) => [r.cod_rapporto, r.cod_anagrafe]));
-  const subjects = new Map<string, Set<string>>();
-  for (const s of [...rapporti, ...soggetti]) {
-    const set = subjects.get(s.cod_rapporto) ?? new Set<string>();
-    set.add(s.cod_anagrafe);
-    subjects.set(s.cod_rapporto, set);
-  }
+  const key = (rapporto: string, anagrafe: string) => `${rapporto}\u0000${anagrafe}`;
+  const rolesOf = new Map<string, Role[]>();
+  for (const r of roles) rolesOf.set(key(r.cod_rapporto, r.cod_anagrafe), [...(rolesOf.get(key(r.cod_rapporto, r.cod_anagrafe)) ?? []), r]);
+  const holdsRole = (rapporto: string, anagrafe: string, day: string) => (rolesOf.get(key(rapporto, anagrafe)) ?? [])
+    .some((role) => role.dal <= day && (role.al === null || role.al >= day));
   const errors: MovementItemError[] = [];
   const codAnagrafe = rows.map((r, index) => {
     const h = holder.get(r.cod_rapporto);
@@ -34,8 +38,8 @@ Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
       return undefined;
     }
     if (r.cod_anagrafe === undefined) return h;
-    if (!subjects.get(r.cod_rapporto)!.has(r.cod_anagrafe)) {
-      errors.push({ index, field: 'cod_anagrafe', message: `Il soggetto ${r.cod_anagrafe} non è collegato al rapporto ${r.cod_rapporto}` });
+    if (r.cod_anagrafe !== h && !holdsRole(r.cod_rapporto, r.cod_anagrafe, r.data_operazione)) {
+      errors.push({ index, field: 'cod_anagrafe', message: `Il soggetto ${r.cod_anagrafe} non è collegato al rapporto ${r.cod_rapporto} alla data dell'operazione` });
       return undefined;
     }
     return r.cod_anagrafe;
