@@ -7,6 +7,8 @@ import {
   EDD_FAILURES, type EddCreation, type EddProjection, type EddRecord, type EddStepInput, type EddStepRecord,
 } from '../../workflows/edd/edd.contract';
 import { stepColumns } from '../../src/domains/edd/edd.repo';
+import { notify, type NotifyInput } from '../../src/domains/notifications';
+import { messaging, type Messaging, type QueuedMessage } from '../../src/domains/outbox';
 import type { ActivityDeps } from '../deps';
 
 const notFound = (id: string) => ApplicationFailure.create({ type: EDD_FAILURES.notFound, message: `EDD case ${id} not found`, nonRetryable: true });
@@ -42,11 +44,33 @@ function casePatch(p: EddProjection, now: Date): Record<string, unknown> {
   }
 }
 
+/** The compliance officers of the tenant who may approve: every active `co` but the submitter (four-eyes). */
+async function supervisorsBut(trx: Knex.Transaction, codAzienda: string, submitter: string): Promise<string[]> {
+  const rows = await trx('utenti').where({ cod_azienda: codAzienda, attivo: true }).whereRaw("ruoli && '{co}'::text[]").whereNot('cod_utente', submitter).select('cod_utente');
+  return rows.map((r: { cod_utente: string }) => r.cod_utente);
+}
+
+/** Who hears of a transition: the supervisors when a case waits for them, the submitter when it is decided. */
+async function notificationFor(trx: Knex.Transaction, p: EddProjection, row: { cod_edd: string; submitted_by: string | null }): Promise<NotifyInput | undefined> {
+  const base = { codAzienda: p.codAzienda, link: `/edd/${p.eddId}`, entity: { type: 'edd', id: p.eddId }, dedupKey: `edd:${p.transitionId}` };
+  switch (p.action) {
+    case 'approva':
+      return { ...base, recipients: await supervisorsBut(trx, p.codAzienda, p.actor.id), tipo: 'edd_da_approvare', titolo: `Verifica rafforzata da approvare: ${row.cod_edd}`,
+        messaggio: 'Le misure rafforzate sono state completate e la verifica attende l\'approvazione di un responsabile antiriciclaggio.' };
+    case 'approva-supervisore':
+      return row.submitted_by ? { ...base, recipients: [row.submitted_by], tipo: 'edd_approvata', titolo: `Verifica rafforzata approvata: ${row.cod_edd}`, messaggio: 'La verifica può essere chiusa.' } : undefined;
+    case 'respingi':
+      return row.submitted_by ? { ...base, recipients: [row.submitted_by], tipo: 'edd_respinta', titolo: `Verifica rafforzata respinta: ${row.cod_edd}`, messaggio: `Motivo: ${p.reason ?? ''}` } : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * The EDD workflow's projection: every write to edd_casi, edd_step and audit_events happens
  * here, one transaction per step, idempotent so that a retried activity leaves one copy.
  */
-export function createEddActivities(deps: ActivityDeps) {
+export function createEddActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
   const { db } = deps;
   return {
     /** Writes the case (with its progressive code), its opening steps and the audit event once; answers the row either way. */
@@ -75,7 +99,8 @@ export function createEddActivities(deps: ActivityDeps) {
 
     /** One transition: the step it adds or completes, the case row and the audit event, once; answers the rows. */
     async projectEddTransition(p: EddProjection): Promise<{ record: EddRecord; step?: EddStepRecord }> {
-      return withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
+      let messages: QueuedMessage[] = [];
+      const written = await withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, async (trx) => {
         const current = await trx('edd_casi').where({ id: p.eddId }).forUpdate().first();
         if (!current) throw notFound(p.eddId);
         const stepId = p.action === 'aggiungi-step' ? p.step?.id : p.step_id;
@@ -100,10 +125,17 @@ export function createEddActivities(deps: ActivityDeps) {
         const [record] = await trx('edd_casi').where({ id: p.eddId }).update({ stato: p.to, updated_at: now, ...casePatch(p, now) }).returning('*');
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: `edd.${p.action}`, entityType: 'edd', entityId: p.eddId,
-          data: { from: p.from, to: p.to, transition_id: p.transitionId, ...(p.reason ? { reason: p.reason } : {}), ...stepData },
+          // A closing note is a note, not a reason: the timeline says "Nota".
+          data: { from: p.from, to: p.to, transition_id: p.transitionId, ...(p.reason ? { [p.action === 'chiudi' ? 'note' : 'reason']: p.reason } : {}), ...stepData },
         });
+        // Read before the patch: a rejection clears the submitter it tells.
+        const notice = await notificationFor(trx, p, current);
+        if (notice?.recipients?.length) messages = (await notify(trx, notice, m.outbox)).messages;
         return { record: record as EddRecord, step: await readStep() };
       });
+      // After the commit: the e-mails exist exactly when the transition does.
+      await m.dispatch(messages);
+      return written;
     },
   };
 }

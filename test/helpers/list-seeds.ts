@@ -144,6 +144,20 @@ export const LIST_SEEDS: Record<string, Seed> = {
     from generate_series(1, :n) i`),
 
   movements: movementsSeed,
+  // One customer for every ten cases (own codes, so no other seed's customers collide), the reasons spread over the motives.
+  edd: perTenant(`with c as (
+      insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, pep, classe_rischio, created_by)
+      select :tenant, 'EDDSEED-' || lpad(i::text, 6, '0'), 'persona_fisica', 'Cliente ' || md5(i::text), i % 3 = 0, 'alto', 'seed'
+      from generate_series(1, :n / 10) i returning cod_anagrafe
+    )
+    insert into edd_casi (id, cod_azienda, cod_edd, cod_anagrafe, motivi, stato, opened_by, submitted_by, submitted_at, approved_by, approved_at, closed_at, workflow_id, created_at, updated_at)
+    select gen_random_uuid(), :tenant, 'EDD-' || lpad(i::text, 6, '0'), 'EDDSEED-' || lpad((1 + i % (:n / 10))::text, 6, '0'),
+      jsonb_build_array((array['pep','paese_alto_rischio','classe_rischio_alta','operativita_anomala','altro'])[1 + i % 5]),
+      (array['open','pending_supervisor','approved','closed'])[1 + i % 4], 'seed',
+      case when i % 4 = 0 then null else 'seed-a' end, case when i % 4 = 0 then null else now() end,
+      case when i % 4 >= 2 then 'seed-b' end, case when i % 4 >= 2 then now() end, case when i % 4 = 3 then now() end,
+      'edd:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i, (select count(*) from c) ensure_customers_first`),
 };
 
 /**

@@ -109,6 +109,19 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const asked = await co2Api.put(`/api/cases/${closing.body.id}/close`, { esito: 'nessuna_anomalia', motivazione: 'Documentazione completa e coerente con il profilo del cliente.' });
   assert.equal(asked.status, 200, asked.text);
 
+  // EDD: a PEP customer with one case still being worked and one waiting for a second officer.
+  await env.ownerDb('anagrafe').insert({
+    cod_azienda: tenant, cod_anagrafe: 'ANA-EDD001', tipo_soggetto: 'persona_fisica', denominazione: 'Giulia Verdi', nome: 'Giulia', cognome: 'Verdi',
+    pep: true, classe_rischio: 'alto', nazionalita: 'IT', paese_residenza: 'IT', created_by: 'test',
+  });
+  const eddOpen = await analystApi.post('/api/edd', { cod_anagrafe: 'ANA-EDD001', descrizione: 'Consigliere regionale dal 2021.' });
+  assert.equal(eddOpen.status, 201, eddOpen.text);
+  const eddPending = await analystApi.post('/api/edd', { cod_anagrafe: 'ANA-EDD001', motivi: ['pep'], misure: ['origine_fondi'] });
+  assert.equal(eddPending.status, 201, eddPending.text);
+  const eddStep = (await analystApi.get(`/api/edd/${eddPending.body.id}`)).body.steps[0].id as string;
+  assert.equal((await analystApi.post(`/api/edd/${eddPending.body.id}/step/${eddStep}/completa`, { esito: 'Redditi da lavoro dipendente documentati', riferimento_evidenza: 'FASC-1' })).status, 200);
+  assert.equal((await analystApi.post(`/api/edd/${eddPending.body.id}/approva`, {})).status, 200);
+
   // A screening match on the real UN list.
   await importUnList(env, platform);
   const run = await analystApi.post('/api/v1/screening/run', UN_PERSON);
@@ -161,6 +174,10 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'cdd-evidenze', path: `/cdd/evidence/${cdd.review.code}`, visitor: staff(auditor) },
     { name: 'cdd-storico', path: `/cdd/history/${cdd.review.code}`, visitor: staff(co) },
     { name: 'cdd-revisione', path: `/cdd/review/${cdd.review.code}`, visitor: staff(co) },
+    { name: 'edd', path: '/edd', visitor: staff(co) },
+    { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
+    { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },
+    { name: 'edd-in-approvazione', path: `/edd/${eddPending.body.id}`, visitor: staff(co) },
     { name: 'screening', path: '/screening', visitor: staff(analyst) },
     { name: 'screening-match', path: `/screening/${matchId}`, visitor: staff(analyst) },
     { name: 'screening-dashboard', path: '/admin/screening', visitor: staff(co) },

@@ -12,7 +12,8 @@ import { rolesFor } from '../../kit/process';
 import { newRecordId } from '../../kit/request-context';
 import { STAFF_READ } from '../../kit/roles';
 import { assignableUsers, userNames } from '../../kit/users';
-import { EDD_MOTIVI, EDD_STEP_TIPI, type EddTransitionArgs } from '../../../workflows/edd/edd.contract';
+import { todayInRome } from '../records';
+import { EDD_MOTIVI, EDD_STEP_TIPI, type EddMotivo, type EddTransitionArgs } from '../../../workflows/edd/edd.contract';
 import { eddMachine, type EddAction } from '../../../workflows/edd/edd.machine';
 import {
   AZIONE_LABELS, CLASSE_RISCHIO_LABELS, MOTIVO_LABELS, REJECTION_MESSAGES, STATO_LABELS, STATO_TONES, STEP_STATO_LABELS, STEP_STATO_TONES, STEP_TIPO_LABELS,
@@ -46,10 +47,13 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     const q = parsed.success ? parsed.data : listEddQuery.parse({});
     const tenant = tenantOf(ctx);
     const { result, customers, counts } = await tx(ctx, async (trx) => {
-      const page = await listEdd(trx, tenant, q);
+      const page = await listEdd(trx, tenant, q, ctx.state.user!.cod_utente);
       return { result: page, customers: await customerNames(trx, tenant, page.items.map((e) => e.cod_anagrafe)), counts: await stepCounts(trx, page.items.map((e) => e.id)) };
     });
-    const filters = { q: q.q ?? '', stato: q.stato ?? '', motivo: q.motivo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti), sort: q.sort };
+    const filters = {
+      q: q.q ?? '', stato: q.stato ?? '', motivo: q.motivo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', aperti: q.aperti === undefined ? '' : String(q.aperti),
+      da_approvare: q.da_approvare ? 'true' : '', sort: q.sort,
+    };
     render(ctx, views, 'edd/list.njk', { result, customers, counts, filters, labels, canCreate: hasRole(ctx.state.user, writers), invalid: !parsed.success }, { fragment: 'edd/_table.njk' });
   });
 
@@ -59,8 +63,12 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     if (cod && !customer && !errors.cod_anagrafe) errors = { ...errors, cod_anagrafe: 'Cliente non trovato in anagrafe' };
     // First visit for a customer: its own reasons ticked and the measures they call for; after a post, what was sent.
     const posted = status !== 200;
-    const motivi = posted ? asList(values.motivi) : customer ? motiviForCustomer(customer) : [];
-    const misure = posted ? asList(values.misure) : standardStepsFor(motivi as never).map((s) => s.tipo);
+    const proposed = customer ? motiviForCustomer(customer) : [];
+    const motivi = posted ? asList(values.motivi) : proposed;
+    // Reasons ticked but no measure: propose the measures of those reasons (the page has no script to do it as they are ticked).
+    const known = motivi.filter((m): m is EddMotivo => (EDD_MOTIVI as readonly string[]).includes(m));
+    const sentMisure = posted ? asList(values.misure) : [];
+    const misure = sentMisure.length ? sentMisure : standardStepsFor(known).map((s) => s.tipo);
     render(ctx, views, 'edd/new.njk', {
       values: { ...values, cod_anagrafe: cod }, errors, customer, motivi, misure, labels,
       motiviOptions: EDD_MOTIVI.map((m) => ({ value: m, label: MOTIVO_LABELS[m] })),
@@ -74,9 +82,7 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
     // An unticked checkbox group sends nothing: for this form that is an empty choice, not "use the defaults".
     const body = { motivi: '', misure: '', ...formBody(ctx) };
     const parsed = createEddSchema.safeParse(body);
-    const errors = parsed.success ? {} : fieldErrors(parsed.error);
-    if (parsed.success && !parsed.data.motivi?.length) errors.motivi = 'Indica almeno un motivo della verifica rafforzata';
-    if (!parsed.success || Object.keys(errors).length) return renderNew(ctx, body, errors, 422);
+    if (!parsed.success) return renderNew(ctx, body, fieldErrors(parsed.error), 422);
     let eddId: string;
     try {
       ({ eddId } = await openEddCase(deps, {
@@ -101,12 +107,15 @@ export const registerEddPages: RegisterRoutes = (router, { deps, views }) => {
       current: d.stato, allowed: d.allowed_actions, labels: { states: STATO_LABELS, actions: AZIONE_LABELS }, title: 'Diagramma degli stati della verifica rafforzata',
     });
     const openSteps = d.steps.filter((s) => s.stato === 'aperto').length;
+    // An open measure past its due date (calendar dates compared in Rome, as the page shows them).
+    const today = todayInRome();
+    const lateSteps = d.steps.filter((s) => s.stato === 'aperto' && s.scadenza && String(s.scadenza) < today).map((s) => s.id);
     const options = {
       tipo: opts(EDD_STEP_TIPI, STEP_TIPO_LABELS, 'Scegli…'),
       assegnatario: [{ value: '', label: 'Nessuno' }, ...users.map((u: { cod_utente: string; nome: string; cognome: string; username: string }) => ({ value: u.cod_utente, label: `${u.cognome} ${u.nome} (${u.username})` }))],
     };
     render(ctx, views, 'edd/detail.njk', {
-      e: d, steps: d.steps, customer: d.customer, allowed: d.allowed_actions, openSteps, diagram, timelineItems, names, labels, options,
+      e: d, steps: d.steps, customer: d.customer, allowed: d.allowed_actions, openSteps, lateSteps, diagram, timelineItems, names, labels, options,
       workflow: d.workflow, problem: problem ?? null, me: ctx.state.user!.cod_utente,
     }, { status });
   };

@@ -21,8 +21,10 @@ export const stepColumns = (db: Knex) => [
   'stato', 'esito', 'riferimento_evidenza', 'completed_by', 'completed_at', 'created_by', 'created_at',
 ];
 
-export function listEdd(trx: Knex.Transaction, codAzienda: string, q: ListEddQuery) {
-  return runList<EddRow>(trx, eddList, tenantScope(codAzienda), q);
+/** The EDD list; `da_approvare=true` becomes the caller's id (`me`, their cod_utente). */
+export function listEdd(trx: Knex.Transaction, codAzienda: string, q: ListEddQuery, me: string) {
+  const { da_approvare: daApprovare, ...rest } = q;
+  return runList<EddRow>(trx, eddList, tenantScope(codAzienda), { ...rest, ...(daApprovare ? { approvabile_da: me } : {}) });
 }
 
 export async function getEdd(trx: Knex.Transaction, id: string): Promise<EddRow | undefined> {
@@ -46,12 +48,12 @@ export async function auditOf(trx: Knex.Transaction, codAzienda: string, eddId: 
 
 export interface EddCustomer {
   cod_anagrafe: string; denominazione: string; tipo_soggetto: string; pep: boolean; classe_rischio: string | null;
-  nazionalita: string | null; paese_residenza: string | null;
+  nazionalita: string | null; paese_residenza: string | null; stato: string;
 }
 
 export async function customerOf(trx: Knex.Transaction, codAzienda: string, codAnagrafe: string): Promise<EddCustomer | undefined> {
   return trx('anagrafe').where({ cod_azienda: codAzienda, cod_anagrafe: codAnagrafe })
-    .first('cod_anagrafe', 'denominazione', 'tipo_soggetto', 'pep', 'classe_rischio', 'nazionalita', 'paese_residenza');
+    .first('cod_anagrafe', 'denominazione', 'tipo_soggetto', 'pep', 'classe_rischio', 'nazionalita', 'paese_residenza', 'stato');
 }
 
 /** Customer names of a page of cases, in one query. */

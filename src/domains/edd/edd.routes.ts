@@ -22,7 +22,7 @@ const empty = z.object({});
 export const registerEddRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'GET', path: '/api/edd', summary: 'Elenco delle verifiche rafforzate', tag, access: staff(STAFF_READ), query: listEddQuery, response: eddListResponse,
-    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listEdd(trx, tenantOf(ctx), query)),
+    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listEdd(trx, tenantOf(ctx), query, ctx.state.user!.cod_utente)),
   });
 
   router.api({

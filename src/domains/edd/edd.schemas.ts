@@ -7,8 +7,8 @@ import { eddList } from './edd.list';
 
 const empty = z.literal('').transform(() => undefined);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-/** A form sends one value as a string and several as an array: both are a list. */
-const many = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || v === '' ? [] : Array.isArray(v) ? v : [v]), z.array(item));
+/** A form sends one value as a string and several as an array: both are a list ('' is an empty one, absent stays absent). */
+const many = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined ? undefined : v === '' ? [] : Array.isArray(v) ? v : [v]), z.array(item).optional());
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (aaaa-mm-gg)')
   .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'Data non valida');
 
@@ -25,10 +25,11 @@ export type EddStepForm = z.infer<typeof eddStepSchema>;
 /** A new case: the customer, why, and which standard measures to keep (by type); the rest is proposed from the reasons. */
 export const createEddSchema = z.object({
   cod_anagrafe: testo({ max: 64, vuoto: 'Indica il codice anagrafe del cliente' }),
-  motivi: many(z.enum(EDD_MOTIVI, { message: 'Motivo non valido' })).refine((v) => v.length > 0, 'Indica almeno un motivo della verifica rafforzata'),
+  /** Omitted: the customer's own reasons (PEP, high-risk country, high risk class). */
+  motivi: many(z.enum(EDD_MOTIVI, { message: 'Motivo non valido' })),
   descrizione: testoOVuoto({ max: 10_000, multiline: true }),
   /** The standard measures to open the case with; omitted: every measure the reasons call for. */
-  misure: many(z.enum(EDD_STEP_TIPI, { message: 'Misura non valida' })).optional(),
+  misure: many(z.enum(EDD_STEP_TIPI, { message: 'Misura non valida' })),
   cdd_pratica_id: z.union([z.uuid({ message: 'Pratica CDD non valida' }), z.literal('')]).optional().transform((v) => v || null),
 });
 export type CreateEddInput = z.infer<typeof createEddSchema>;
@@ -48,6 +49,8 @@ export const listEddQuery = z.object({
   motivo: z.enum(EDD_MOTIVI).optional().or(empty),
   cod_anagrafe: z.string().trim().max(64).optional().or(empty),
   aperti: bool.optional().or(empty),
+  /** Only the cases waiting for the caller's approval (four-eyes: not those they submitted). */
+  da_approvare: bool.optional().or(empty),
   q: z.string().trim().max(200).optional(),
   ...listParamsShape(eddList),
 });

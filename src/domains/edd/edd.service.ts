@@ -54,7 +54,7 @@ export interface OpenEddRequest {
   codAzienda: string;
   actor: MachineActor;
   codAnagrafe: string;
-  /** Omitted or empty: read from the customer (PEP, high-risk country, high risk class). */
+  /** Omitted: read from the customer (PEP, high-risk country, high risk class); empty is refused. */
   motivi?: EddMotivo[];
   descrizione?: string;
   /** The CDD task that required the case. */
@@ -75,7 +75,10 @@ export async function openEddCase(deps: Deps, r: OpenEddRequest) {
     return customerOf(trx, r.codAzienda, r.codAnagrafe);
   });
   if (!customer) throw new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
-  const motivi = r.motivi?.length ? [...new Set(r.motivi)] : motiviForCustomer(customer);
+  // A deleted record is kept only for the retention period: no new due diligence on it.
+  if (customer.stato === 'eliminato') throw new ValidationError([{ path: 'cod_anagrafe', message: 'Il cliente è stato eliminato: non si apre una verifica rafforzata' }]);
+  if (r.motivi && !r.motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Indica almeno un motivo della verifica rafforzata' }]);
+  const motivi = r.motivi ? [...new Set(r.motivi)] : motiviForCustomer(customer);
   if (!motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Il cliente non presenta motivi di verifica rafforzata: indicane almeno uno' }]);
   const proposed = standardStepsFor(motivi);
   const kept = r.misure ? proposed.filter((s) => r.misure!.includes(s.tipo)) : proposed;
