@@ -111,6 +111,10 @@ describe('CDD and KYC API', function () {
       const foreign = await customer({}, other);
       assert.equal((await analyst.post(`/api/cdd/initiate/${foreign}`, {})).status, 404);
       assert.equal((await viewer.post(`/api/cdd/initiate/${cod}`, {})).status, 403);
+      const gone = await customer({ stato: 'eliminato' });
+      const refused = await analyst.post(`/api/cdd/initiate/${gone}`, {});
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.code, 'CUSTOMER_DELETED');
     });
   });
 

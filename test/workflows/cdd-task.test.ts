@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { initiateCdd, transitionCddTask } from '../../src/domains/cdd';
+import { initiateCdd, onRiskClassChanged, transitionCddTask } from '../../src/domains/cdd';
 import { addCddEvidence } from '../../src/domains/cdd/cdd.service';
 import type { SessionUser } from '../../src/http/context';
 import { HttpError } from '../../src/http/errors';
@@ -128,7 +128,7 @@ describe('CDD task workflow (dev server)', function () {
     assert.deepEqual(oldAudit.map((a) => [a.action, a.actor]), [['cdd_review.cancel', 'system']]);
     assert.match(oldAudit[0].data.reason, new RegExp(task.cod_pratica));
 
-    const audit = await env.ownerDb('audit_events').where({ entity_type: 'cdd_task', entity_id: task.id }).orderBy('seq');
+    const audit = await env.ownerDb('audit_events').where({ entity_type: 'cdd_task', entity_id: task.id }).orderBy('id');
     assert.deepEqual(audit.map((a) => a.action), ['cdd_task.create', 'cdd_task.start', 'cdd_task.review', 'cdd_task.complete']);
     assert.equal(audit[3].data.edd, 'non_verificabile', 'without the EDD area the completion records the check it could not make');
 
@@ -147,13 +147,16 @@ describe('CDD task workflow (dev server)', function () {
     assert.equal(rows[0].livello, 'ordinaria');
   });
 
-  it('an event key starts at most one task, even after that task is closed', async () => {
+  it('a risk class change (one event key) starts at most one task, even after that task is closed', async () => {
     const cod = await customer({ classe_rischio: 'basso' });
-    const event = { codAzienda: tenant, actor: co, codAnagrafe: cod, motivo: 'cambio_classe_rischio' as const, chiave: `classe:${cod}:A1`, origine: { da: 'medio', a: 'basso' } };
-    const first = await initiateCdd(deps(), event);
+    // The risk area's call when a released assessment changes the class.
+    const event = { codAzienda: tenant, actor: co, codAnagrafe: cod, da: 'medio', a: 'basso', riferimento: 'VAL-000001' };
+    const first = await onRiskClassChanged(deps(), event);
     assert.ok(first.created);
+    assert.equal(first.task.motivo, 'cambio_classe_rischio');
+    assert.deepEqual(first.task.origine, { da: 'medio', a: 'basso', riferimento: 'VAL-000001' });
     await transitionCddTask(deps(), { codAzienda: tenant, taskId: first.task.id, actor: co, action: 'delete', nota: 'Aperta per prova' });
-    const again = await initiateCdd(deps(), event);
+    const again = await onRiskClassChanged(deps(), event);
     assert.equal(again.created, false);
     assert.equal(again.task.id, first.task.id);
     assert.equal((await env.ownerDb('cdd_pratiche').where({ cod_azienda: tenant, cod_anagrafe: cod })).length, 1);

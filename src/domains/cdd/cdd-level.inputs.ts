@@ -10,6 +10,7 @@ export interface CustomerForCdd {
   denominazione: string;
   classe_rischio: string | null;
   pep: boolean;
+  stato: string;
 }
 
 /**
@@ -52,7 +53,7 @@ export async function cddLevelInputs(trx: Knex.Transaction, codAnagrafe: string)
 
   const classe = CLASSES.has(c.classe_rischio) ? (c.classe_rischio as ClasseRischio) : null;
   return {
-    customer: { cod_anagrafe: c.cod_anagrafe, tipo_soggetto: c.tipo_soggetto, denominazione: c.denominazione, classe_rischio: classe, pep: !!c.pep },
+    customer: { cod_anagrafe: c.cod_anagrafe, tipo_soggetto: c.tipo_soggetto, denominazione: c.denominazione, classe_rischio: classe, pep: !!c.pep, stato: c.stato ?? 'attivo' },
     input: {
       classeRischio: classe, pep: !!c.pep || risposte.pep === true, pepCollegati, paesi,
       contanti: risposte.contanti === true, matchScreening: Number(n),

@@ -81,6 +81,8 @@ export async function initiateCdd(deps: CddDeps, p: InitiateCddInput): Promise<I
     }
     const gathered = await cddLevelInputs(trx, p.codAnagrafe);
     if (!gathered) throw notFound('Cliente', 'm');
+    // A soft-deleted record is kept for the retention only: nobody works its due diligence any more.
+    if (gathered.customer.stato === 'eliminato') throw conflict('CUSTOMER_DELETED', 'Il cliente è stato eliminato: non si apre una nuova adeguata verifica');
     const open = await openCddTaskFor(trx, p.codAnagrafe);
     if (open) {
       await recordActivation(trx, p.codAzienda, p.chiave, open.id, p.motivo);

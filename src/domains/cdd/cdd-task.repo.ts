@@ -47,5 +47,5 @@ export function cddEvidence(trx: Knex.Transaction, taskId: string): Promise<CddE
 /** The task's audit trail (who moved it, when, with which note), oldest first. */
 export function cddTaskAudit(trx: Knex.Transaction, taskId: string) {
   return trx('audit_events').where({ entity_type: 'cdd_task', entity_id: taskId })
-    .orderBy('seq').select('action', 'actor', 'data', 'occurred_at');
+    .orderByRaw('seq nulls last, id').select('action', 'actor', 'data', 'occurred_at');
 }

@@ -84,7 +84,12 @@ async function approvedOnboardings(trx: Knex.Transaction): Promise<CddTrigger[]>
 
 /** Every event of a tenant that calls for a CDD task now, inside its transaction (RLS). */
 export async function pendingCddTriggers(trx: Knex.Transaction, codAzienda: string): Promise<CddTrigger[]> {
-  return [...await approvedOnboardings(trx), ...await dueReviews(trx), ...await expiringDocuments(trx, codAzienda), ...await newMatches(trx)];
+  const all = [...await approvedOnboardings(trx), ...await dueReviews(trx), ...await expiringDocuments(trx, codAzienda), ...await newMatches(trx)];
+  if (!all.length) return all;
+  // A soft-deleted customer is kept for the retention only: its events open nothing (and are not retried every hour).
+  const gone = new Set((await trx('anagrafe').whereIn('cod_anagrafe', [...new Set(all.map((t) => t.codAnagrafe))]).where('stato', 'eliminato')
+    .select('cod_anagrafe') as { cod_anagrafe: string }[]).map((r) => r.cod_anagrafe));
+  return all.filter((t) => !gone.has(t.codAnagrafe));
 }
 
 /** The trigger for a change of the customer's risk class (called by the risk area). */
