@@ -310,10 +310,14 @@ describe('CDD pages', function () {
     assert.equal(overview.status, 200);
     assert.match(overview.text, /data-kpi="revisioni-scadute">[\s\S]*?<div class="h1 mb-0 text-red">1<\/div>/);
     assert.match(overview.text, /id="grafico-cdd-settimane"/);
-    assert.match(overview.text, /data-matrix/);
+    assert.match(overview.text, /id="grafico-cdd-livello"/);
 
     const queue = await co1.get('/cdd/refresh-queue?finestra=scadute', html);
     assert.equal(queue.status, 200);
+    assert.match(queue.text, /<span data-range>1<\/span> di 1 revisioni/);
+    // The home's tile counts what its link lists.
+    const home = await co1.get('/', html);
+    assert.match(home.text, /href="\/cdd\/refresh-queue\?finestra=scadute"/);
     assert.match(queue.text, /Officine Padane S\.r\.l\./);
     // ANA-100002 has an open task (the detail test's): the queue links it rather than starting a second one.
     assert.match(queue.text, /data-open-task/);

@@ -176,8 +176,8 @@ describe('staff home: what waits for this user in this tenant', function () {
     assert.equal(countOf(tiles, 'Pratiche di onboarding da esaminare'), 1);
     assert.ok(tile(tiles, 'Pratiche di onboarding da esaminare')!.key.endsWith(':overview'));
     assert.equal(countOf(tiles, 'Revisioni di adeguata verifica scadute'), 0);
-    assert.equal(tile(tiles, 'Revisioni di adeguata verifica scadute')!.href, null, 'no list yet: no link');
-    assert.match(tile(tiles, 'Revisioni di adeguata verifica scadute')!.text, /in preparazione/);
+    assert.equal(tile(tiles, 'Revisioni di adeguata verifica scadute')!.href, '/cdd/refresh-queue?finestra=scadute', 'the refresh queue, filtered as the tile counts');
+    assert.doesNotMatch(tile(tiles, 'Revisioni di adeguata verifica scadute')!.text, /in preparazione/);
   });
 
   it('shows an administrator the failed outgoing messages of the tenant', async () => {

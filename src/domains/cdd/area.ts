@@ -4,9 +4,9 @@ import { createCddSweepActivities } from '../../../activities/cdd/cdd-sweep.acti
 import { createCddTaskActivities } from '../../../activities/cdd/cdd-task.activities';
 import { defineArea } from '../../kit/area';
 import { cddHome } from './cdd.home';
-import { cddReviewsList } from './cdd-review.list';
 import { registerCddPages } from './cdd.pages';
 import { STAFF_READ } from '../../kit/roles';
+import { cddReviewsList } from './cdd-review.list';
 import { cddTasksList } from './cdd-task.list';
 import { registerCddRoutes } from './cdd.routes';
 import { registerKycRoutes } from './kyc.routes';

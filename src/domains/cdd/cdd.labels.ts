@@ -71,7 +71,7 @@ export const EVIDENZA_TIPO_LABELS: Record<string, string> = {
   altro: 'Altro',
 };
 
-export const QUESTIONARIO_STATO_LABELS: Record<string, string> = { bozza: 'In compilazione', completato: 'Completato' };
+export const QUESTIONARIO_STATO_LABELS: Record<string, string> = { bozza: 'Bozza', completato: 'Completato' };
 export const QUESTIONARIO_STATO_TONES: Record<string, string> = { bozza: 'yellow', completato: 'green' };
 
 /** The periodic reviews (cdd_reviews.stato). */

@@ -4,49 +4,44 @@ import { CDD_LIVELLI, CDD_MOTIVI } from '../../../workflows/cdd/cdd-task.contrac
 import { categoryChart, countByWeek, weeklyChart, type ChartData } from '../../kit/charts';
 import { LIVELLO_LABELS, LIVELLO_TONES, MOTIVO_LABELS, STATO_LABELS, STATO_TONES } from './cdd.labels';
 
-const OPEN = new Set<string>(CDD_OPEN_STATES);
 const MOTIVO_TONES: Record<string, string> = {
   manuale: 'blue', onboarding: 'cyan', revisione_periodica: 'green', nuovo_match_screening: 'red', cambio_classe_rischio: 'orange', documento_in_scadenza: 'yellow',
 };
 
 export interface CddCounts {
-  /** tasks by state and level (every pair present, 0 when none). */
-  byStateLevel: Record<CddTaskStatus, Record<string, number>>;
-  /** open tasks past their due date. */
+  byState: Record<CddTaskStatus, number>;
+  byLevel: Record<string, number>;
+  /** Open tasks past their due date. */
   overdue: number;
 }
 
 /**
- * One grouped count of the tenant's tasks (state x level x overdue, at most 36 rows), read through
- * the tenant's index on state (the tenant predicate is explicit).
+ * The tenant's tasks counted three ways, each read from one of the list's indexes alone (the
+ * tenant predicate is explicit): by state (cdd_pratiche_stato), by level (cdd_pratiche_livello),
+ * and the open ones past their due date (the partial index cdd_pratiche_scadute).
  */
 export async function cddCounts(trx: Knex.Transaction, codAzienda: string): Promise<CddCounts> {
-  const rows = await trx('cdd_pratiche').where('cod_azienda', codAzienda).groupBy('stato', 'livello', 'late')
-    .select('stato', 'livello', trx.raw('due_at < now() as late'))
-    .count<{ stato: CddTaskStatus; livello: string; late: boolean; n: string }[]>({ n: '*' });
-  const byStateLevel = Object.fromEntries(CDD_TASK_STATES.map((s) => [s, Object.fromEntries(CDD_LIVELLI.map((l) => [l, 0]))])) as CddCounts['byStateLevel'];
-  let overdue = 0;
-  for (const r of rows) {
-    byStateLevel[r.stato][r.livello] = (byStateLevel[r.stato][r.livello] ?? 0) + Number(r.n);
-    if (r.late && OPEN.has(r.stato)) overdue += Number(r.n);
-  }
-  return { byStateLevel, overdue };
+  const tasks = () => trx('cdd_pratiche').where('cod_azienda', codAzienda);
+  const [states, levels, late] = await Promise.all([
+    tasks().groupBy('stato').select('stato').count<{ stato: CddTaskStatus; n: string }[]>({ n: '*' }),
+    tasks().groupBy('livello').select('livello').count<{ livello: string; n: string }[]>({ n: '*' }),
+    tasks().whereIn('stato', CDD_OPEN_STATES).whereRaw('due_at < now()').count<{ n: string }[]>({ n: '*' }),
+  ]);
+  const byState = Object.fromEntries(CDD_TASK_STATES.map((s) => [s, 0])) as Record<CddTaskStatus, number>;
+  for (const r of states) byState[r.stato] = Number(r.n);
+  const byLevel: Record<string, number> = Object.fromEntries(CDD_LIVELLI.map((l) => [l, 0]));
+  for (const r of levels) byLevel[r.livello] = Number(r.n);
+  return { byState, byLevel, overdue: Number(late[0]?.n ?? 0) };
 }
 
-/** The list's and the overview's two charts: tasks by state (every state), open tasks by level. */
+/** Tasks still being worked: the sum of the open states. */
+export const openCount = (c: CddCounts) => CDD_OPEN_STATES.reduce((sum, s) => sum + c.byState[s], 0);
+
+/** The list's and the overview's two charts: tasks by state and by level (every state and level shown). */
 export function cddCharts(c: CddCounts): { byState: ChartData; byLevel: ChartData } {
-  const byState: Record<string, number> = {};
-  const byLevel: Record<string, number> = {};
-  for (const s of CDD_TASK_STATES) {
-    for (const l of CDD_LIVELLI) {
-      const n = c.byStateLevel[s][l] ?? 0;
-      byState[s] = (byState[s] ?? 0) + n;
-      if (OPEN.has(s)) byLevel[l] = (byLevel[l] ?? 0) + n;
-    }
-  }
   return {
-    byState: categoryChart(byState, CDD_TASK_STATES, STATO_LABELS, 'Verifiche', STATO_TONES),
-    byLevel: categoryChart(byLevel, CDD_LIVELLI, LIVELLO_LABELS, 'Verifiche in corso', LIVELLO_TONES),
+    byState: categoryChart(c.byState, CDD_TASK_STATES, STATO_LABELS, 'Verifiche', STATO_TONES),
+    byLevel: categoryChart(c.byLevel, CDD_LIVELLI, LIVELLO_LABELS, 'Verifiche', LIVELLO_TONES),
   };
 }
 

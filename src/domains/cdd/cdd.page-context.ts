@@ -5,7 +5,7 @@ import { HttpError, notFound } from '../../http/errors';
 import { redirectWithFlash, type Ctx } from '../../http/render';
 import type { AppServices } from '../../kit/area';
 import { staffActor } from '../../kit/actor';
-import { fullNamesByUsername, userNames } from '../../kit/users';
+import { isUuid } from '../../kit/ids';
 import { CDD_OPEN_STATES, type CddTaskAction } from '../../../workflows/cdd/cdd-task.machine';
 import {
   CLASSE_RISCHIO_LABELS, CLASSE_RISCHIO_TONES, EVIDENZA_TIPO_LABELS, LIVELLO_LABELS, LIVELLO_TONES, MATCH_STATO_LABELS, MATCH_STATO_TONES, MOTIVO_LABELS,
@@ -34,10 +34,16 @@ export const isOverdue = (t: Pick<CddTaskRow, 'stato' | 'due_at'>, now = new Dat
 /** The actions the signed-in user may take on the task now (state, role, four-eyes, the analyst's completion policy). */
 export const allowedFor = (ctx: Ctx, t: CddTaskRow): CddTaskAction[] => cddAllowedActions(t, staffActor(ctx.state.user!));
 
-/** Who a task names, by id (assignee, completer) or username (creator, audit actors): "Nome Cognome". */
+/** Who a task names, by user id (creator, assignee) or username (reviewer, evidence, audit actors): "Nome Cognome" under either key. */
 export async function peopleNames(trx: Knex.Transaction, values: (string | null | undefined)[]): Promise<Record<string, string>> {
-  const [byId, byUsername] = await Promise.all([userNames(trx, values), fullNamesByUsername(trx, values)]);
-  return { ...byUsername, ...byId };
+  const wanted = [...new Set(values.filter((v): v is string => !!v))];
+  if (!wanted.length) return {};
+  const ids = wanted.filter(isUuid);
+  const rows = await trx('utenti').where((w) => { w.whereIn('username', wanted); if (ids.length) w.orWhereIn('cod_utente', ids); })
+    .select<{ cod_utente: string; username: string; nome: string; cognome: string }[]>('cod_utente', 'username', 'nome', 'cognome');
+  const out: Record<string, string> = {};
+  for (const r of rows) out[r.cod_utente] = out[r.username] = `${r.nome} ${r.cognome}`.trim() || r.username;
+  return out;
 }
 
 /** The Italian message of a refused action, or undefined when the error is not a refusal of the process. */

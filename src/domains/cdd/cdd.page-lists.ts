@@ -11,8 +11,7 @@ import { STAFF_READ } from '../../kit/roles';
 import { userNames } from '../../kit/users';
 import { CDD_LIVELLI, CDD_MOTIVI } from '../../../workflows/cdd/cdd-task.contract';
 import { cddTaskMachine, CDD_OPEN_STATES, CDD_TASK_STATES } from '../../../workflows/cdd/cdd-task.machine';
-import { LIVELLO_LABELS, STATO_PLURALE_LABELS } from './cdd.labels';
-import { cddCharts, cddCounts, cddWeeklyChart } from './cdd.page-charts';
+import { cddCharts, cddCounts, cddWeeklyChart, openCount } from './cdd.page-charts';
 import { cddPageKit, isOverdue, PAGE_LABELS } from './cdd.page-context';
 import { customerNames } from './cdd.page-reads';
 import { cddTasksList } from './cdd-task.list';
@@ -111,21 +110,14 @@ export const registerCddListPages: RegisterRoutes = (router, services) => {
       ]);
       return { counts, weekly: await cddWeeklyChart(trx, tenant), lateReviews: Number(late[0]!.n), soonReviews: Number(soon[0]!.n) };
     });
-    const open = CDD_OPEN_STATES.reduce((s, st) => s + Object.values(data.counts.byStateLevel[st]).reduce((a, b) => a + b, 0), 0);
+    const open = openCount(data.counts);
     const kpis = [
       { key: 'aperte', label: 'Verifiche in corso', value: open, href: '/cdd?aperte=true', tone: '' },
       { key: 'scadute', label: 'Verifiche scadute', value: data.counts.overdue, href: '/cdd?scadute=true', tone: 'red' },
       { key: 'revisioni-scadute', label: 'Revisioni periodiche scadute', value: data.lateReviews, href: '/cdd/refresh-queue?finestra=scadute', tone: 'red' },
       { key: 'revisioni-30', label: 'Revisioni in scadenza entro 30 giorni', value: data.soonReviews, href: '/cdd/refresh-queue?finestra=entro30', tone: 'orange' },
     ];
-    const matrix = {
-      levels: CDD_LIVELLI.map((l) => ({ key: l, label: LIVELLO_LABELS[l] })),
-      rows: CDD_TASK_STATES.map((s) => {
-        const counts = CDD_LIVELLI.map((l) => data.counts.byStateLevel[s][l] ?? 0);
-        return { key: s, label: STATO_PLURALE_LABELS[s], counts, total: counts.reduce((a, b) => a + b, 0) };
-      }),
-    };
-    render(ctx, views, 'cdd/overview.njk', { kpis, matrix, charts: { ...cddCharts(data.counts), weekly: data.weekly }, labels: PAGE_LABELS });
+    render(ctx, views, 'cdd/overview.njk', { kpis, charts: { ...cddCharts(data.counts), weekly: data.weekly }, labels: PAGE_LABELS });
   });
 
   router.get('/cdd/refresh-queue', staff(STAFF_READ), async (ctx) => {
