@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import { withTenant } from '../../src/db/tenant';
 import { createCustomer, createDocumento, createLegame, createRapporto } from '../../src/domains/records';
@@ -48,6 +48,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await page.getByRole('button', { name: 'Registra il soggetto' }).click();
     await page.locator('#f-codice_fiscale-err').waitFor();
     assert.equal(await page.getByLabel('Codice fiscale').inputValue(), '02112345670', 'what was typed is kept');
+    await toTop(page);
     await screenshot(page, 'anagrafe-01-errore');
     assert.deepEqual(await seriousA11yViolations(page), []);
 
@@ -64,6 +65,8 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await page.waitForURL(new RegExp(`/anagrafe/${cod}/modifica$`));
     await page.getByLabel('Classe di rischio').selectOption('alto');
     await page.getByLabel('Telefono').fill('+39 059 555 1234');
+    assert.equal(await page.getByLabel('Nome', { exact: true }).count(), 0, 'a company\'s edit form has no first name');
+    await toTop(page);
     await screenshot(page, 'anagrafe-03-modifica');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await page.getByRole('button', { name: 'Salva le modifiche' }).click();
@@ -95,6 +98,12 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await ctx.close();
   });
 });
+
+/** Back to the top before a full-page screenshot: a filled field scrolled the page, and the navigation would be drawn mid-page. */
+async function toTop(page: Page): Promise<void> {
+  await page.mouse.wheel(0, -100_000);
+  await page.waitForTimeout(200);
+}
 
 /** A beneficial owner of the company, a relationship she is the executor of, and her identity card, through the records commands. */
 async function ownerOf(env: TestEnv, tenant: string, company: string): Promise<{ name: string; rapporto: string }> {

@@ -33,8 +33,8 @@ const opts = (labels: Record<string, string>, first: Option = choose): Option[] 
 const COUNTRY_SELECT: Option[] = [choose, ...COUNTRY_OPTIONS.map((c) => ({ value: c.code, label: c.nome }))];
 
 /** The groups of the form; `edit` adds the record's state (a new record is always active). */
-export function customerFormGroups(edit: boolean): FieldGroup[] {
-  return [
+export function customerFormGroups(edit: boolean, tipo?: string): FieldGroup[] {
+  const groups: FieldGroup[] = [
     {
       id: 'soggetto', legend: 'Soggetto', hint: 'Per una persona fisica la denominazione, se vuota, è «Nome Cognome».', fields: [
         // The type of subject is fixed once recorded (the command keeps it): the edit form shows the state instead.
@@ -83,7 +83,14 @@ export function customerFormGroups(edit: boolean): FieldGroup[] {
       ],
     },
   ];
+  // Editing, the type is known: a company has no first name or birth, a person no partita IVA (the
+  // create form, whose type is chosen on it, shows every field: it works without JavaScript).
+  const hidden = new Set(tipo === 'societa' ? ['nome', 'cognome', 'data_nascita', 'luogo_nascita'] : tipo === 'persona_fisica' ? ['partita_iva'] : []);
+  return groups.map((g) => ({ ...g, fields: g.fields.filter((f) => !hidden.has(f.name)) }));
 }
+
+/** The names of the fields a form shows (an edit clears only what the person could see and empty). */
+export const shownFields = (groups: FieldGroup[]) => new Set(groups.flatMap((g) => g.fields.map((f) => f.name)));
 
 const fieldLabels = (groups: FieldGroup[]) => new Map(groups.flatMap((g) => g.fields.map((f) => [f.name, f.label] as const)));
 
@@ -178,13 +185,15 @@ export type ParsedEdit = { ok: true; patch: CustomerPatch } | { ok: false; error
  * empty, or left as it was, is not sent, so the command composes it again from a changed name;
  * the address typed again as it was is no change (jsonb gives its keys back in another order).
  */
-export function parseEditForm(values: Record<string, string>, current: Record<string, string>, record: { tipo_soggetto: string; denominazione: string; indirizzo: Obj | null }): ParsedEdit {
+export function parseEditForm(
+  values: Record<string, string>, current: Record<string, string>, record: { tipo_soggetto: string; denominazione: string; indirizzo: Obj | null }, shown: Set<string>,
+): ParsedEdit {
   const body = formBody({ ...values, tipo_soggetto: record.tipo_soggetto }, ['tipo_soggetto', ...TEXT_KEYS.filter((k) => k !== 'tipo_soggetto')]);
   const { parsed, errors } = check(values, body, true, current);
   if (!parsed.success || Object.keys(errors).length) return { ok: false, errors };
   const { tipo_soggetto: _fixed, ...given } = parsed.data;
   const patch: Obj = { ...given };
-  for (const k of TEXT_KEYS) if (k !== 'tipo_soggetto' && patch[k] === undefined && blank(current[k]) !== undefined) patch[k] = null;
+  for (const k of TEXT_KEYS) if (shown.has(k) && patch[k] === undefined && blank(current[k]) !== undefined) patch[k] = null;
   if (patch.indirizzo === undefined && record.indirizzo) patch.indirizzo = null;
   const keepName = patch.denominazione === null || (record.tipo_soggetto === 'persona_fisica' && patch.denominazione === record.denominazione);
   if (keepName) delete patch.denominazione;

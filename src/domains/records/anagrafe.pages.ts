@@ -10,7 +10,7 @@ import { fullNamesByUsername, userNames } from '../../kit/users';
 import { isUuid } from '../../kit/ids';
 import type { RegisterRoutes } from '../../kit/area';
 import { COUNTRY_OPTIONS } from '../onboarding';
-import { customerFormGroups, errorSummary, formValues, parseCreateForm, parseEditForm, recordValues } from './anagrafe.forms';
+import { customerFormGroups, errorSummary, shownFields, formValues, parseCreateForm, parseEditForm, recordValues } from './anagrafe.forms';
 import { historyEntries, identityView } from './anagrafe.history';
 import { readCustomerRecord, type CustomerRecord } from './anagrafe.read';
 import { customerFile } from './anagrafe.dossier';
@@ -85,8 +85,8 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
 
   // ---- create ----
 
-  const renderForm = (ctx: Ctx, mode: { edit?: { cod: string; denominazione: string } }, values: Record<string, string>, errors: Record<string, string> = {}, status = 200) => {
-    const groups = customerFormGroups(!!mode.edit);
+  const renderForm = (ctx: Ctx, mode: { edit?: { cod: string; denominazione: string; tipo: string } }, values: Record<string, string>, errors: Record<string, string> = {}, status = 200) => {
+    const groups = customerFormGroups(!!mode.edit, mode.edit?.tipo);
     const e = mode.edit;
     render(ctx, views, 'anagrafe/form.njk', {
       groups, values, errors, summary: errorSummary(groups, errors),
@@ -160,19 +160,19 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   router.get('/anagrafe/:cod/modifica', staff(WRITERS), async (ctx) => {
     const a = await tx(ctx, (trx) => load(trx, ctx.params.cod!));
     if (a.stato === 'eliminato') return redirectWithFlash(ctx, `/anagrafe/${a.cod_anagrafe}`, 'warning', 'Un soggetto eliminato non si può modificare');
-    renderForm(ctx, { edit: { cod: a.cod_anagrafe, denominazione: a.denominazione } }, recordValues(a as unknown as Record<string, unknown>));
+    renderForm(ctx, { edit: { cod: a.cod_anagrafe, denominazione: a.denominazione, tipo: a.tipo_soggetto } }, recordValues(a as unknown as Record<string, unknown>));
   });
 
   router.post('/anagrafe/:cod/modifica', staff(WRITERS), async (ctx) => {
     const a = await tx(ctx, (trx) => load(trx, ctx.params.cod!));
     // The type of subject is the record's: the edit form does not send it.
     const values: Record<string, string> = { ...formValues(formBody(ctx)), tipo_soggetto: a.tipo_soggetto };
-    const edit = { cod: a.cod_anagrafe, denominazione: a.denominazione };
+    const edit = { cod: a.cod_anagrafe, denominazione: a.denominazione, tipo: a.tipo_soggetto };
     const versione = Number(values.versione);
     if (!Number.isInteger(versione) || versione < 1) {
       return renderForm(ctx, { edit }, values, { _form: 'Il modulo non indica la versione che stai modificando: riaprilo dalla scheda del soggetto' }, 422);
     }
-    const parsed = parseEditForm(values, recordValues(a as unknown as Record<string, unknown>), a);
+    const parsed = parseEditForm(values, recordValues(a as unknown as Record<string, unknown>), a, shownFields(customerFormGroups(true, a.tipo_soggetto)));
     if (!parsed.ok) return renderForm(ctx, { edit }, values, parsed.errors, 422);
     try {
       // The API's update (records.service): the same command, and the re-screening when a name, a date of birth or a
