@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import { withTenant } from '../../src/db/tenant';
-import { createDocumento, createLegame, createRapporto } from '../../src/domains/records';
+import { createDocumento, createLegame, createRapporto, updateCustomer } from '../../src/domains/records';
 import type { TestClient } from '../helpers/http-client';
 
 /** The customer records pages without JavaScript: forms post, the server redirects or answers 422 with the form. */
@@ -223,5 +223,22 @@ describe('anagrafe pages', function () {
       assert.equal(r.status, 200, path);
       assert.doesNotMatch(visible(r.text), RAW, path);
     }
+  });
+
+  it('counts on the home what the list shows: high-risk customers, PEPs, documents expiring soon', async () => {
+    const company = (await env.ownerDb('anagrafe').where({ cod_azienda: tenant, partita_iva: '12345678903' }).first()).cod_anagrafe as string;
+    await records((trx) => updateCustomer(trx, tenant, 'test', company, { classe_rischio: 'alto' }));
+    const home = await co.get('/', html);
+    const countOf = (label: string) => {
+      const card = home.text.split('data-home-tile="records:').slice(1).find((c) => c.includes(`>${label}<`) || c.includes(`${label}\n`));
+      assert.ok(card, `a tile "${label}"`);
+      return Number(/data-count="(\d+)"/.exec(card)![1]);
+    };
+    const rows = async (path: string) => (await co.get(path, { ...html, 'hx-request': 'true' })).text.split('data-cod-anagrafe="').length - 1;
+    assert.equal(countOf('Clienti ad alto rischio'), 1);
+    assert.equal(await rows('/anagrafe?classe_rischio=alto&stato=attivo'), 1, 'the tile\'s link lists the same');
+    assert.equal(countOf('Persone politicamente esposte'), await rows('/anagrafe?pep=true&stato=attivo'));
+    assert.equal(countOf('Documenti in scadenza entro 60 giorni'), 1, 'the identity card expiring in 20 days');
+    assert.match(home.text, /href="\/anagrafe\?classe_rischio=alto&amp;stato=attivo"/);
   });
 });
