@@ -33,6 +33,6 @@ export const AREAS: readonly AreaDefinition[] = [
   onboardingArea,
   recordsArea,
   cddArea,
-  movementsArea,
   eddArea,
+  movementsArea,
 ];

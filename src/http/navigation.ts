@@ -14,7 +14,6 @@ const SECTION_ICONS: Record<NavSectionName, string> = {
  * (src/areas.ts) and its line here goes.
  */
 export const PLANNED_AREAS: NavEntry[] = [
-  { section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF, order: 10 },
   { section: 'Clienti', label: 'KYC', href: '/admin/kyc', roles: STAFF, order: 50 },
   { section: 'Clienti', label: 'KYB', href: '/admin/kyb', roles: STAFF, order: 60 },
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },

@@ -90,16 +90,24 @@ export async function stateDiagramSvg(m: MachineDef, o: DiagramOptions = {}): Pr
   const key = [m.name, o.current ?? '', [...(o.allowed ?? [])].sort().join(',')].join('\u0000');
   const hit = cache.get(key);
   if (hit) return hit;
+  const svg = await dotToInlineSvg(machineToDot(m, o));
+  cache.set(key, svg);
+  return svg;
+}
+
+/**
+ * Any Graphviz drawing as SVG to put inside a page (one wasm instance for the process: the state
+ * diagrams and the customer file's graph of links share it).
+ */
+export async function dotToInlineSvg(dot: string): Promise<string> {
   vizPromise ??= instance();
   const viz = await vizPromise;
-  const svg = viz.renderString(machineToDot(m, o), { format: 'svg' })
+  return viz.renderString(dot, { format: 'svg' })
     // The XML prolog and doctype are not allowed inside an HTML page.
     .replace(/^<\?xml[^>]*>\s*/, '').replace(/<!DOCTYPE[^>]*>\s*/, '').replace(/<!--[\s\S]*?-->\s*/g, '')
     // Sized in px rather than pt (1pt = 1.33px): a 14-point label is then 14 px on screen, and the
     // page never scales the drawing down (a wide machine scrolls instead).
     .replace(/<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"/, '<svg$1 width="$2" height="$3"');
-  cache.set(key, svg);
-  return svg;
 }
 
 /** What a process page shows of its machine: the drawing, and the same facts as plain text. */

@@ -4,10 +4,15 @@ import * as cases from '../../src/domains/cases/cases.labels';
 import * as cdd from '../../src/domains/cdd/cdd.labels';
 import * as onboarding from '../../src/domains/onboarding/onboarding-admin.labels';
 import * as outbox from '../../src/domains/outbox/outbox.labels';
+import * as recordsLabels from '../../src/domains/records/records.labels';
+import { RAPPORTO_TIPO_LABELS } from '../../src/domains/records/anagrafe.labels';
 import * as screening from '../../src/domains/screening/screening.labels';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 import { clientFor, seedPageCatalogue, type PageCatalogue } from '../helpers/page-catalogue';
+
+/** The records' vocabularies; the names of the record's fields are ordinary words of sentences ("un'email"), not identifiers. */
+const { CAMPO_ANAGRAFE_LABELS: _fieldNames, ...records } = recordsLabels;
 
 /** Pages whose purpose is to show identifiers as they are (the API reference). */
 const TECHNICAL = new Set(['api-docs']);
@@ -35,7 +40,7 @@ function translatedValues(): Map<string, string> {
       else add(k, v);
     }
   };
-  for (const mod of [cases, cdd, onboarding, outbox, screening]) for (const [name, value] of Object.entries(mod)) walk(name, value);
+  for (const mod of [cases, cdd, onboarding, outbox, screening, records, { RAPPORTO_TIPO_LABELS }]) for (const [name, value] of Object.entries(mod)) walk(name, value);
   for (const [k, v] of Object.entries(AUDIT_ACTION_LABELS)) add(k, v);
   return out;
 }

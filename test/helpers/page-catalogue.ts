@@ -50,6 +50,7 @@ export const NOT_PAGES: Record<string, string> = {
   '/admin': 'redirects to the organisation pages',
   '/onboarding': 'redirects to /onboarding/',
   '/partials/notification-dropdown': 'an htmx fragment of the staff layout, drawn on every staff page',
+  '/partials/anagrafe-table': 'an htmx fragment (the customer list\'s table), drawn inside /anagrafe',
   '/onboarding/step/:n/riga': 'an htmx fragment (one more row of a step), drawn inside the step page',
   '/health': 'JSON for the load balancer',
   '/auth/me': 'JSON of the signed-in user',
@@ -138,6 +139,8 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   assert.ok(signed, 'the onboarding declarations were signed');
   const draft = await openCase(env, tenant, { subjectType: 'societa' });
 
+  // A customer registered through the records form, then edited (a history of two versions).
+  const customer = await seedCustomer(coApi);
   const cdd = await seedCddPages(env, tenant, analystApi);
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
@@ -156,10 +159,11 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'casi-nuovo', path: '/casi/nuovo', visitor: staff(co) },
     { name: 'caso-aperto', path: `/casi/${open.body.id}`, visitor: staff(analyst) },
     { name: 'caso-in-chiusura', path: `/casi/${closing.body.id}`, visitor: staff(co) },
-    { name: 'edd', path: '/edd', visitor: staff(co) },
-    { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
-    { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },
-    { name: 'edd-in-approvazione', path: `/edd/${eddPending.body.id}`, visitor: staff(co) },
+    { name: 'anagrafe', path: '/anagrafe', visitor: staff(analyst) },
+    { name: 'anagrafe-nuovo', path: '/anagrafe/nuovo', visitor: staff(co) },
+    { name: 'anagrafe-scheda', path: `/anagrafe/${customer}`, visitor: staff(co) },
+    { name: 'anagrafe-modifica', path: `/anagrafe/${customer}/modifica`, visitor: staff(co) },
+    { name: 'anagrafe-fascicolo', path: `/anagrafe/${customer}/dossier`, visitor: staff(co) },
     { name: 'cdd', path: '/cdd', visitor: staff(co) },
     { name: 'cdd-nuovo', path: '/cdd/nuovo?q=Esposito', visitor: staff(analyst) },
     { name: 'cdd-panoramica', path: '/cdd/overview', visitor: staff(co) },
@@ -170,6 +174,10 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'cdd-evidenze', path: `/cdd/evidence/${cdd.review.code}`, visitor: staff(auditor) },
     { name: 'cdd-storico', path: `/cdd/history/${cdd.review.code}`, visitor: staff(co) },
     { name: 'cdd-revisione', path: `/cdd/review/${cdd.review.code}`, visitor: staff(co) },
+    { name: 'edd', path: '/edd', visitor: staff(co) },
+    { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
+    { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },
+    { name: 'edd-in-approvazione', path: `/edd/${eddPending.body.id}`, visitor: staff(co) },
     { name: 'screening', path: '/screening', visitor: staff(analyst) },
     { name: 'screening-match', path: `/screening/${matchId}`, visitor: staff(analyst) },
     { name: 'screening-dashboard', path: '/admin/screening', visitor: staff(co) },
@@ -210,6 +218,21 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'firma-firmatario', path: `${signing.pathname}${signing.search}`, visitor: anonymous },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
+}
+
+/** A company registered and then edited through the anagrafe forms, as a person would: its code. */
+async function seedCustomer(co: TestClient): Promise<string> {
+  const fields = {
+    tipo_soggetto: 'societa', denominazione: 'Ceramiche Sassolesi S.r.l.', codice_fiscale: '07778889993', partita_iva: '07778889993',
+    nazionalita: 'IT', paese_residenza: 'IT', 'indirizzo.via': 'Via Radici in Piano 200', 'indirizzo.cap': '41049', 'indirizzo.citta': 'Sassuolo',
+    'indirizzo.provincia': 'MO', 'indirizzo.paese': 'IT', attivita: 'Produzione di piastrelle', pep: 'false', classe_rischio: 'medio',
+  };
+  const created = await co.submitForm('/anagrafe/nuovo', fields);
+  assert.equal(created.status, 302, created.text.slice(0, 1000));
+  const cod = created.headers.get('location')!.split('/').pop()!;
+  const edited = await co.submitForm(`/anagrafe/${cod}/modifica`, { ...fields, stato: 'attivo', telefono: '+39 0536 000000', classe_rischio: 'medio_alto', versione: '1' });
+  assert.equal(edited.status, 302, edited.text.slice(0, 1000));
+  return cod;
 }
 
 /** A complete set of KYC answers for a person, as the API takes them. */

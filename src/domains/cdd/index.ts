@@ -7,3 +7,5 @@ export { cddEvidence, cddHistoryForCustomer, cddTaskAudit, findCddTask, getCddTa
 export { onRiskClassChanged } from './cdd-events';
 export { pendingCddTriggers, riskClassChangeTrigger, type CddTrigger } from './cdd-triggers';
 export { cddLevel, type CddLevel, type CddLevelInput } from './cdd-level';
+// The words of a task for other areas' pages (the customer file lists a customer's tasks).
+export { STATO_LABELS as CDD_STATO_LABELS, STATO_TONES as CDD_STATO_TONES, LIVELLO_LABELS as CDD_LIVELLO_LABELS, MOTIVO_LABELS as CDD_MOTIVO_LABELS } from './cdd.labels';

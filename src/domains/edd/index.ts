@@ -11,3 +11,5 @@ export type { EddRow };
 export function eddCasesForCustomer(trx: Knex.Transaction, codAnagrafe: string): Promise<EddRow[]> {
   return casesForCustomer(trx, codAnagrafe);
 }
+// The states' colours, for the customer file's list of EDD cases (records area).
+export { STATO_TONES as EDD_STATO_TONES } from './edd.labels';

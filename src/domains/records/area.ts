@@ -1,4 +1,7 @@
 import { defineArea } from '../../kit/area';
+import { STAFF_READ } from '../../kit/roles';
+import { anagrafeHome } from './anagrafe.home';
+import { registerAnagrafePages } from './anagrafe.pages';
 import { RECORDS_LISTS } from './records.lists';
 import { registerRecordsRoutes } from './records.routes';
 
@@ -10,6 +13,8 @@ import { registerRecordsRoutes } from './records.routes';
 export const recordsArea = defineArea({
   name: 'records',
   label: 'Anagrafe',
-  routes: [registerRecordsRoutes],
+  routes: [registerRecordsRoutes, registerAnagrafePages],
   lists: RECORDS_LISTS,
+  navigation: [{ section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF_READ, order: 10 }],
+  home: anagrafeHome,
 });
