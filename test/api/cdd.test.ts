@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
+import { insertApprovedEdd } from '../helpers/edd-fixture';
 
 interface Task {
   id: string; cod_pratica: string; cod_anagrafe: string; stato: string; livello: string; motivazioni_livello: { codice: string; testo: string }[];
@@ -111,7 +112,7 @@ describe('CDD and KYC API', function () {
       const foreign = await customer({}, other);
       assert.equal((await analyst.post(`/api/cdd/initiate/${foreign}`, {})).status, 404);
       assert.equal((await viewer.post(`/api/cdd/initiate/${cod}`, {})).status, 403);
-      const gone = await customer({ stato: 'eliminato' });
+      const gone = await customer({ stato: 'eliminato', eliminato_at: new Date(), eliminato_da: 'test' });
       const refused = await analyst.post(`/api/cdd/initiate/${gone}`, {});
       assert.equal(refused.status, 409);
       assert.equal(refused.body.code, 'CUSTOMER_DELETED');
@@ -183,12 +184,17 @@ describe('CDD and KYC API', function () {
       const byAnalyst = await analyst2.post(`/api/cdd/tasks/${t.id}/complete`, {});
       assert.equal(byAnalyst.status, 403, byAnalyst.text);
       assert.equal(byAnalyst.body.code, 'FORBIDDEN');
+      // Enhanced measures first: without an approved EDD case since the task opened, no completion.
+      const early = await co.post(`/api/cdd/tasks/${t.id}/complete`, {});
+      assert.equal(early.status, 409, early.text);
+      assert.equal(early.body.code, 'EDD_REQUIRED');
+      await insertApprovedEdd(env.ownerDb, tenant, cod, t.id);
       const byCo = await co.post(`/api/cdd/tasks/${t.id}/complete`, {});
       assert.equal(byCo.status, 200, byCo.text);
       // High risk is not implied by PEP: the class decides the interval (basso: 5 years).
       const last = (await co.get(`/api/cdd/tasks/${t.id}`)).body.audit.at(-1);
       assert.equal(last.action, 'cdd_task.complete');
-      assert.ok(['approvata', 'non_verificabile'].includes(last.data.edd), `EDD check recorded: ${last.data.edd}`);
+      assert.equal(last.data.edd, 'approvata');
     });
 
     it('sends a task back with a note, deletes an open one (co, reason), and hides another tenant\'s (404)', async () => {

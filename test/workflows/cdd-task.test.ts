@@ -10,6 +10,7 @@ import { CDD_REVIEW_WORKFLOW_TYPE, cddReviewStateQuery, cddReviewWorkflowId, typ
 import { cddTaskStateQuery, cddTaskTransitionUpdate } from '../../workflows/cdd/cdd-task.contract';
 import type { MachineActor } from '../../workflows/lib/machine';
 import { getTestEnv, type TestEnv } from '../helpers/env';
+import { insertApprovedEdd } from '../helpers/edd-fixture';
 
 const actorOf = (u: { cod_utente: string; username: string; ruoli: string[] }): MachineActor => ({ id: u.cod_utente, username: u.username, roles: u.ruoli });
 
@@ -108,6 +109,7 @@ describe('CDD task workflow (dev server)', function () {
     assert.equal((await httpError(transitionCddTask(deps(), { codAzienda: tenant, taskId: task.id, actor: analyst, action: 'complete' }))).code, 'FORBIDDEN');
 
     await completedQuestionnaire(cod, task.id);
+    await insertApprovedEdd(env.ownerDb, tenant, cod, task.id);
     const done = await transitionCddTask(deps(), { codAzienda: tenant, taskId: task.id, actor: co2, action: 'complete' });
     assert.equal(done.stato, 'completed');
     assert.equal(done.completed_by, co2.id);
