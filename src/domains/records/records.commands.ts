@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Knex } from 'knex';
 import { appendAudit } from '../audit';
 import { conflict, notFound, ValidationError, type FieldError } from '../../http/errors';
@@ -218,7 +219,8 @@ const EDITABLE = new Set([
   'classe_rischio', 'punteggio_rischio', 'stato',
 ]);
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+// Deep equality, not JSON text: jsonb hands keys back in its own order, so an unchanged address is no change.
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(a ?? null, b ?? null);
 
 async function lockCustomer(trx: Knex.Transaction, codAnagrafe: string): Promise<Customer> {
   const row = await Customer.of(trx).where({ cod_anagrafe: codAnagrafe }).forUpdate().first();
