@@ -132,7 +132,7 @@ describe('CDD task workflow (dev server)', function () {
 
     const audit = await env.ownerDb('audit_events').where({ entity_type: 'cdd_task', entity_id: task.id }).orderBy('id');
     assert.deepEqual(audit.map((a) => a.action), ['cdd_task.create', 'cdd_task.start', 'cdd_task.review', 'cdd_task.complete']);
-    assert.equal(audit[3].data.edd, 'non_verificabile', 'without the EDD area the completion records the check it could not make');
+    assert.equal(audit[3].data.edd, 'approvata', 'the completion records the approved EDD case it relied on');
 
     // A finished task's workflow has ended: the machine answers from the row.
     const late = await httpError(transitionCddTask(deps(), { codAzienda: tenant, taskId: task.id, actor: co, action: 'abstain', nota: 'x' }));
