@@ -9,7 +9,7 @@ export class BaseModel extends Model {
   static override useLimitInFirst = true;
   // Graph reads run on one transaction's connection: relations fetched one after the other,
   // never as parallel queries on a client that is already busy (pg warns and queues them).
-  static override concurrency = 1;
+  static concurrency = 1;
 }
 
 /**

@@ -4,6 +4,7 @@ import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient, TestResponse } from '../helpers/http-client';
 import { PDF } from './onboarding-fixtures';
 import { seedCddPages } from '../helpers/page-catalogue';
+import { insertApprovedEdd } from '../helpers/edd-fixture';
 import * as cddLabels from '../../src/domains/cdd/cdd.labels';
 
 const html = { accept: 'text/html' };
@@ -356,5 +357,18 @@ describe('CDD pages', function () {
     assert.match(started.text, /Revisione periodica/);
     assert.equal((await env.ownerDb('cdd_pratiche').where({ cod_azienda: seeded, cod_anagrafe: 'ANA-700004' }).first('review_id')).review_id, review.id);
     assert.match((await coApi.get('/cdd/refresh-queue', html)).text, /data-open-task/);
+  });
+
+  it('shows an enhanced task\'s EDD cases and opens one linked to the task until one is approved', async () => {
+    await customer('ANA-EDDPAGE1', { pep: true, cognome: 'Pellegrini' });
+    const t = await initiate(analyst, 'ANA-EDDPAGE1');
+    const before = await analyst.get(`/cdd/${t.id}`, html);
+    assert.match(before.text, /data-edd-cases/);
+    assert.match(before.text, /Nessun caso EDD per questo cliente/);
+    assert.ok(before.text.includes(`/edd/nuovo?cod_anagrafe=ANA-EDDPAGE1&amp;cdd_pratica_id=${t.id}`), 'link to open an EDD case for the task');
+    await insertApprovedEdd(env.ownerDb, tenant, 'ANA-EDDPAGE1', t.id);
+    const after = await analyst.get(`/cdd/${t.id}`, html);
+    assert.match(after.text, /Approvat/);
+    assert.ok(!after.text.includes('Apri un caso EDD'), 'no new case once one is approved');
   });
 });

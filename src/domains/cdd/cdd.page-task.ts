@@ -16,6 +16,7 @@ import { questionnaireSummary } from './cdd.page-questionnaire-store';
 import { cddTimeline } from './cdd.page-timeline';
 import { cddEvidence, cddTaskAudit } from './cdd-task.repo';
 import { transitionCddTask } from './cdd-task.commands';
+import { eddCasesForCustomer, EDD_STATO_LABELS, EDD_STATO_TONES } from '../edd';
 
 /** The steps a person takes from the task's page (the others have their own page: execute, review). */
 const nota = z.object({ nota: testo({ max: 5_000, multiline: true, vuoto: 'Scrivi la nota' }) });
@@ -41,7 +42,9 @@ export const registerCddTaskPages: RegisterRoutes = (router, services) => {
       const [audit, evidence, questionnaire] = await Promise.all([cddTaskAudit(trx, t.id), cddEvidence(trx, t.id), questionnaireSummary(trx, t, customer.tipo_soggetto)]);
       const names = await peopleNames(trx, [t.created_by, t.assegnatario, t.started_by, t.review_requested_by_username, t.completed_by_username, ...evidence.map((e) => e.created_by)]);
       const timelineItems = await cddTimeline(trx, audit);
-      return { t, customer, evidence, questionnaire, names, timelineItems };
+      // An enhanced task completes on an EDD case approved since it opened: the page shows the customer's cases.
+      const edd = t.edd_richiesta ? (await eddCasesForCustomer(trx, t.cod_anagrafe)).slice(0, 5) : [];
+      return { t, customer, evidence, questionnaire, names, timelineItems, edd };
     });
     const allowed = allowedFor(ctx, data.t);
     const diagram = await stateDiagramView(cddTaskMachine, {
@@ -51,7 +54,8 @@ export const registerCddTaskPages: RegisterRoutes = (router, services) => {
       action: a, label: AZIONE_LABELS[a], url: `/cdd/${data.t.id}/avvia`, variant: 'primary',
     }));
     render(ctx, views, 'cdd/detail.njk', {
-      ...data, allowed, simpleActions, diagram, labels: PAGE_LABELS, overdue: isOverdue(data.t),
+      ...data, allowed, eddLabels: EDD_STATO_LABELS, eddTones: EDD_STATO_TONES,
+      eddApproved: data.edd.some((c) => c.approved_at && new Date(c.approved_at).getTime() >= new Date(data.t.created_at).getTime()), simpleActions, diagram, labels: PAGE_LABELS, overdue: isOverdue(data.t),
       // The questionnaire is filled in while the task is being worked, by those who work it.
       canExecute: data.t.stato === 'in_progress' && allowed.includes('review'),
       workflow: { id: data.t.workflow_id, url: deps.temporal.webUiLink(data.t.workflow_id) },
