@@ -8,6 +8,8 @@ export interface CddSweepTenantResult {
   created: number;
   /** Events that joined a task already open for the customer. */
   joined: number;
-  /** Events that could not start their task (logged; the next sweep tries again). */
+  /** Events that could not start their task, or reviews not cancelled (logged; the next sweep tries again). */
   failed: number;
+  /** Scheduled reviews cancelled because every relationship of the customer ended (or the customer was deleted). */
+  reviewsCancelled: number;
 }

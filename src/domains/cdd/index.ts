@@ -5,6 +5,8 @@ export {
 } from './cdd-task.commands';
 export { cddEvidence, cddHistoryForCustomer, cddTaskAudit, findCddTask, getCddTask, openCddTaskFor, type CddEvidenceRow, type CddTaskRow } from './cdd-task.repo';
 export { onRiskClassChanged } from './cdd-events';
+export { reviewsWithoutRelationship, type EndedReview } from './cdd-review-ends';
+export { cancelCddReview } from './cdd-review.commands';
 export { pendingCddTriggers, riskClassChangeTrigger, type CddTrigger } from './cdd-triggers';
 export { cddLevel, type CddLevel, type CddLevelInput } from './cdd-level';
 // The words of a task for other areas' pages (the customer file lists a customer's tasks).
