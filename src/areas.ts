@@ -5,6 +5,7 @@ import { authArea } from './domains/auth/area';
 import { casesArea } from './domains/cases/area';
 import { cddArea } from './domains/cdd/area';
 import { esignArea } from './domains/esign/area';
+import { exportsArea } from './domains/exports/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
@@ -29,4 +30,5 @@ export const AREAS: readonly AreaDefinition[] = [
   esignArea,
   onboardingArea,
   cddArea,
+  exportsArea,
 ];

@@ -44,6 +44,9 @@ export const AUDIT_ACTION_LABELS = {
   'screening.rescreen.completed': 'Nuovo screening dei clienti completato',
   'screening.rescreen.failed': 'Nuovo screening dei clienti non riuscito',
 
+  // Exports and imports
+  'export.completed': 'Elenco esportato',
+
   // Onboarding
   'onboarding.create': 'Pratica aperta',
   'onboarding.edit': 'Modifica del cliente',
