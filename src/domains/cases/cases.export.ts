@@ -15,7 +15,7 @@ export const casesListWithExport = defineList({
     query: () => listCasesQuery,
     columns: {
       id: 'Identificativo', titolo: 'Titolo', tipo: 'Tipo', stato: 'Stato', priorita: 'Priorità', cod_anagrafe: 'Codice anagrafe',
-      sla_due_at: 'Scadenza SLA', overdue: 'SLA scaduto', esito: 'Esito', created_by: 'Aperto da', created_at: 'Aperto il', closed_at: 'Chiuso il',
+      sla_due_at: 'Scadenza SLA', overdue: 'SLA scaduto', esito: 'Esito', opened_by: 'Aperto da', created_at: 'Aperto il', closed_at: 'Chiuso il',
     },
     values: { stato: STATO_LABELS, priorita: PRIORITA_LABELS, tipo: TIPO_LABELS, esito: ESITO_LABELS },
     // The route reads `assegnatario=me` as the caller; so does the export.

@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
-import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { forbidden, HttpError } from '../../http/errors';
 import { parseOrThrow } from '../../http/validate';

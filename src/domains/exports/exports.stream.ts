@@ -31,7 +31,7 @@ const auditedFilters = (f: Record<string, unknown>) =>
 export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: () => void }> {
   const { def, codAzienda, actor, out } = job;
   const read = <T>(fn: (db: import('knex').Knex) => Promise<T>) => withTenant(deps.db, { codAzienda, actor }, fn);
-  const pages = walkList<Record<string, unknown>>(read, def, tenantScope(codAzienda), { ...(job.request as ListRequest) }, job.pageSize);
+  const pages = walkList<Record<string, unknown>>(read, def, tenantScope(codAzienda), job.request as unknown as ListRequest, job.pageSize);
   const first = await pages.next();
   const columns = Object.keys(def.export.columns);
   const cell = (row: Record<string, unknown>, c: string) => {
