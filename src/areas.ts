@@ -6,6 +6,7 @@ import { casesArea } from './domains/cases/area';
 import { cddArea } from './domains/cdd/area';
 import { esignArea } from './domains/esign/area';
 import { exportsArea } from './domains/exports/area';
+import { importsArea } from './domains/imports/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
@@ -31,4 +32,6 @@ export const AREAS: readonly AreaDefinition[] = [
   onboardingArea,
   cddArea,
   exportsArea,
+  // Before records: /anagrafe/importa would otherwise be taken for a customer by /anagrafe/:codAnagrafe.
+  importsArea,
 ];

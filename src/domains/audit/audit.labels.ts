@@ -46,6 +46,9 @@ export const AUDIT_ACTION_LABELS = {
 
   // Exports and imports
   'export.completed': 'Elenco esportato',
+  'import.created': 'Importazione avviata',
+  'import.completed': 'Importazione completata',
+  'import.failed': 'Importazione non riuscita',
 
   // Onboarding
   'onboarding.create': 'Pratica aperta',
