@@ -10,6 +10,7 @@ import { importsArea } from './domains/imports/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
+import { recordsArea } from './domains/records/area';
 import { screeningArea } from './domains/screening/area';
 import { systemArea } from './domains/system/area';
 
@@ -30,6 +31,7 @@ export const AREAS: readonly AreaDefinition[] = [
   screeningArea,
   esignArea,
   onboardingArea,
+  recordsArea,
   cddArea,
   exportsArea,
   // Before records: /anagrafe/importa would otherwise be taken for a customer by /anagrafe/:codAnagrafe.

@@ -3,8 +3,12 @@ import type { Knex } from 'knex';
 import { getSetting } from '../../src/domains/admin';
 import { appendAudit, type AuditAction } from '../../src/domains/audit';
 import {
-  addYears, customerFields, nextCode, personFields, rapportoFields, REVIEW_YEARS_SETTING, todayInRome, type AnagrafeFields,
+  addYears, customerFields, personFields, rapportoFields, REVIEW_YEARS_SETTING, todayInRome, type AnagrafeFields,
 } from '../../src/domains/onboarding/onboarding.records';
+import {
+  createLegame, createOrMatchCustomer, createRapporto, TIPI_CONTROLLO, updateCustomer,
+  type ClasseRischio, type CustomerFields, type RapportoInput, type TipoControllo, type TipoLegame, type TipoSoggetto,
+} from '../../src/domains/records';
 import { cddAnswers, uboOwners } from '../../src/domains/onboarding/onboarding.validation';
 import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
 import type { OnboardingStep, SubjectType } from '../../workflows/onboarding/onboarding.contract';
@@ -15,7 +19,8 @@ type Obj = Record<string, unknown>;
 export interface Materialised { codAnagrafe: string; reviewId: string; reviewDueAt: string }
 
 /**
- * Creates, in one transaction, what an approved case becomes (see onboarding.records.ts).
+ * Creates, in one transaction, what an approved case becomes (see onboarding.records.ts), through
+ * the records area's commands: subjects matched or created, links, the relationship and its roles.
  * Idempotent: a case that already has its cod_anagrafe answers with what was made then.
  */
 export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstApprover: string | null }): Promise<Materialised> {
@@ -31,61 +36,70 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
     const audit = (action: AuditAction, entityType: string, entityId: string, data: Obj) =>
       appendAudit(trx, { codAzienda: p.codAzienda, actor, action, entityType, entityId, data: { onboarding_case_id: p.caseId, transition_id: p.transitionId, ...data } });
 
-    const insertAnagrafe = async (f: AnagrafeFields, risk: boolean) => {
-      const cod = await nextCode(trx, p.codAzienda, 'ANA');
-      await trx('anagrafe').insert({
-        cod_azienda: p.codAzienda, cod_anagrafe: cod, ...f, indirizzo: f.indirizzo ? JSON.stringify(f.indirizzo) : null, dati: JSON.stringify(f.dati),
-        classe_rischio: risk ? classe : null, punteggio_rischio: risk ? row.risk_score ?? null : null, onboarding_case_id: p.caseId, created_by: actor,
-      });
-      await audit('anagrafe.create', 'anagrafe', cod, { cod_anagrafe: cod, tipo_soggetto: f.tipo_soggetto, ruolo: f.ruolo, ...(risk ? { classe_rischio: classe } : {}) });
-      return cod;
+    // One record per real person or company: a subject already in the registry (same verified
+    // tax id) is matched, not created again (the records area's createOrMatchCustomer).
+    const subject = async (f: AnagrafeFields, risk: boolean) => {
+      const fields: CustomerFields = {
+        ...f, tipo_soggetto: f.tipo_soggetto as TipoSoggetto, onboarding_case_id: p.caseId,
+        ...(risk ? { classe_rischio: classe as ClasseRischio, punteggio_rischio: (row.risk_score as number | null) ?? null } : {}),
+      };
+      const made = await createOrMatchCustomer(trx, p.codAzienda, actor, fields);
+      // A customer already known takes the risk this onboarding assessed (a new version of its record).
+      if (!made.created && risk) {
+        await updateCustomer(trx, p.codAzienda, actor, made.codAnagrafe, { classe_rischio: fields.classe_rischio, punteggio_rischio: fields.punteggio_rischio });
+      }
+      return made.codAnagrafe;
     };
-    const legame = async (da: string, a: string, kind: string, percentuale: number | null) => {
-      const id = randomUUID();
-      await trx('legami').insert({ id, cod_azienda: p.codAzienda, cod_anagrafe_da: da, cod_anagrafe_a: a, tipo: kind, percentuale, created_by: actor });
-      await audit('legame.create', 'legame', id, { cod_anagrafe_da: da, cod_anagrafe_a: a, tipo: kind, percentuale });
+    const links = new Set<string>();
+    const legame = async (da: string, a: string, tipo: TipoLegame, percentuale: number | null, tipoControllo: TipoControllo | null) => {
+      // The same person listed twice in one role is one link.
+      if (links.has(`${a}|${tipo}`)) return;
+      links.add(`${a}|${tipo}`);
+      await createLegame(trx, p.codAzienda, actor, {
+        cod_anagrafe_da: da, cod_anagrafe_a: a, tipo, percentuale, tipo_controllo: tipoControllo, dal: todayInRome(), fonte: 'onboarding',
+      });
     };
 
     const anagrafe = (row.anagrafe ?? {}) as Obj;
-    const customer = await insertAnagrafe(customerFields(tipo, anagrafe, row.email ?? null, !!row.pep), true);
+    const customer = await subject(customerFields(tipo, anagrafe, row.email ?? null, !!row.pep), true);
     // Screening subjects of the case, by their placeholder key, move to the new codes.
     const relink = new Map<string, string>([[screeningKey(p.caseId, 'soggetto'), customer]]);
+    // The relationship's roles besides the holder: the representative acts on it, the owners own it.
+    const roles: RapportoInput['soggetti'] = [];
+    const role = (cod: string, ruolo: 'esecutore' | 'titolare_effettivo') => {
+      if (cod !== customer && !roles.some((r) => r.cod_anagrafe === cod && r.ruolo === ruolo)) roles.push({ cod_anagrafe: cod, ruolo });
+    };
 
     if (tipo === 'societa') {
-      // One record per natural person: the legal representative may also be an owner (same tax code).
+      // One record per natural person: the legal representative may also be an owner (same tax code,
+      // matched here even when the code fails its check letter, which makes no registry key).
       const byTaxCode = new Map<string, string>();
       const personCode = async (x: Obj, ruolo: string) => {
         const cf = typeof x.codice_fiscale === 'string' ? x.codice_fiscale.trim().toUpperCase() : '';
         if (cf && byTaxCode.has(cf)) return byTaxCode.get(cf)!;
-        const cod = await insertAnagrafe(personFields(x, ruolo), false);
+        const cod = await subject(personFields(x, ruolo), false);
         if (cf) byTaxCode.set(cf, cod);
         return cod;
       };
       const rep = await personCode((anagrafe.legale_rappresentante ?? {}) as Obj, 'legale_rappresentante');
-      await legame(customer, rep, 'legale_rappresentante', null);
+      await legame(customer, rep, 'legale_rappresentante', null, null);
+      role(rep, 'esecutore');
       relink.set(screeningKey(p.caseId, 'legale_rappresentante'), rep);
       for (const o of uboOwners(row.ubo)) {
         const cod = await personCode(o, 'titolare_effettivo');
         const pct = o.percentuale === undefined || o.percentuale === null || o.percentuale === '' ? null : Number(o.percentuale);
-        await legame(customer, cod, 'titolare_effettivo', pct);
-        const id = randomUUID();
-        const pep = o.pep === true || o.pep === 'true' || o.pep === 'si' || o.pep === 'sì';
-        await trx('titolari_effettivi').insert({
-          id, cod_azienda: p.codAzienda, cod_anagrafe: customer, cod_anagrafe_titolare: cod, percentuale: pct,
-          tipo_controllo: String(o.tipo_controllo ?? 'proprieta_diretta'), pep, created_by: actor,
-        });
-        await audit('titolare_effettivo.create', 'titolare_effettivo', id, { cod_anagrafe: customer, cod_anagrafe_titolare: cod, percentuale: pct, tipo_controllo: o.tipo_controllo, pep });
+        const control = (TIPI_CONTROLLO as readonly string[]).includes(String(o.tipo_controllo)) ? o.tipo_controllo as TipoControllo : 'proprieta_diretta';
+        await legame(customer, cod, 'titolare_effettivo', pct, control);
+        role(cod, 'titolare_effettivo');
         if (o.id) relink.set(screeningKey(p.caseId, `ubo:${String(o.id)}`), cod);
       }
     }
 
-    const cod_rapporto = await nextCode(trx, p.codAzienda, 'RAP');
     const r = rapportoFields(row.cdd_schema_version ?? null, tipo, cddAnswers(row.cdd_answers));
-    await trx('rapporti').insert({
-      cod_azienda: p.codAzienda, cod_rapporto, cod_anagrafe: customer, tipo: r.tipo, data_apertura: todayInRome(), scopo: r.scopo, natura: r.natura,
-      onboarding_case_id: p.caseId, created_by: actor,
+    const { cod_rapporto } = await createRapporto(trx, p.codAzienda, actor, {
+      cod_anagrafe: customer, tipo: r.tipo, data_apertura: todayInRome(), scopo: r.scopo, natura: r.natura, onboarding_case_id: p.caseId,
+      fonte: 'onboarding', soggetti: roles,
     });
-    await audit('rapporto.create', 'rapporto', cod_rapporto, { cod_rapporto, cod_anagrafe: customer, tipo: r.tipo });
 
     const verified = await trx('onboarding_wallets').where({ case_id: p.caseId, stato: 'verified' }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
     for (const w of verified) {

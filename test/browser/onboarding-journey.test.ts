@@ -250,7 +250,7 @@ describe('browser: a company applies online, signs, and is approved with four ey
     const customer = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, onboarding_case_id: caseId, tipo_soggetto: 'societa' }).first();
     assert.ok(customer, 'the approval created the customer record');
     assert.equal(customer.denominazione, 'Alfa Digitale S.r.l.');
-    const owners = await env.ownerDb('titolari_effettivi').where({ cod_azienda: tenant, cod_anagrafe: customer.cod_anagrafe });
+    const owners = await env.ownerDb('legami').where({ cod_azienda: tenant, cod_anagrafe_da: customer.cod_anagrafe, tipo: 'titolare_effettivo' });
     assert.equal(owners.length, 2);
   });
 });

@@ -143,10 +143,20 @@ describe('onboarding activities', function () {
       ['ANA-000001', 'ANA-000002', 'legale_rappresentante', null],
       ['ANA-000001', 'ANA-000003', 'titolare_effettivo', 60], ['ANA-000001', 'ANA-000004', 'titolare_effettivo', 40],
     ]);
-    const ubo = await db('titolari_effettivi').where({ cod_azienda: tenant }).orderBy('cod_anagrafe_titolare');
-    assert.deepEqual(ubo.map((u) => [u.cod_anagrafe, u.cod_anagrafe_titolare, Number(u.percentuale), u.tipo_controllo]), [
-      ['ANA-000001', 'ANA-000003', 60, 'proprieta_diretta'], ['ANA-000001', 'ANA-000004', 40, 'proprieta_diretta'],
+    // Beneficial owners are links of the one graph, with the kind of control and their source.
+    const ubo = legami.filter((l) => l.tipo === 'titolare_effettivo');
+    assert.deepEqual(ubo.map((u) => [u.cod_anagrafe_da, u.cod_anagrafe_a, Number(u.percentuale), u.tipo_controllo, u.fonte]), [
+      ['ANA-000001', 'ANA-000003', 60, 'proprieta_diretta', 'onboarding'], ['ANA-000001', 'ANA-000004', 40, 'proprieta_diretta', 'onboarding'],
     ]);
+    // The relationship's roles: the customer holds it, the representative acts on it, the owners own it.
+    const roles = await db('rapporti_soggetti').where({ cod_azienda: tenant }).orderBy([{ column: 'ruolo' }, { column: 'cod_anagrafe' }]);
+    assert.deepEqual(roles.map((x) => [x.cod_rapporto, x.cod_anagrafe, x.ruolo, x.fonte]), [
+      ['RAP-000001', 'ANA-000002', 'esecutore', 'onboarding'], ['RAP-000001', 'ANA-000001', 'intestatario', 'onboarding'],
+      ['RAP-000001', 'ANA-000003', 'titolare_effettivo', 'onboarding'], ['RAP-000001', 'ANA-000004', 'titolare_effettivo', 'onboarding'],
+    ]);
+    // Every new record has its first version.
+    const versions = await db('anagrafe_versioni').where({ cod_azienda: tenant }).orderBy('cod_anagrafe');
+    assert.deepEqual(versions.map((v) => [v.cod_anagrafe, v.versione, v.operazione]), anagrafe.map((a) => [a.cod_anagrafe, 1, 'create']));
     const wallets = await db('wallets').where({ cod_azienda: tenant });
     assert.deepEqual(wallets.map((w) => [w.cod_anagrafe, w.stato, w.onboarding_wallet_id]), [['ANA-000001', 'attivo', walletId]]);
 

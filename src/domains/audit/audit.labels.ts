@@ -90,6 +90,12 @@ export const AUDIT_ACTION_LABELS = {
   'cdd_review.cancel': 'Verifica periodica annullata',
   'cdd_review.due': 'Verifica periodica scaduta',
 
+  // Customer registry (records)
+  'anagrafe.update': 'Anagrafica modificata',
+  'anagrafe.delete': 'Anagrafica eliminata (dati conservati)',
+  'rapporto.soggetto': 'Soggetto collegato al rapporto',
+  'documento.create': 'Documento registrato',
+
   // Electronic signature
   'esign.start': 'Cerimonia di firma avviata',
   'esign.terms': 'Condizioni accettate dal firmatario',

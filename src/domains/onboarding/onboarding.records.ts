@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { SubjectType } from '../../../workflows/onboarding/onboarding.contract';
 import type { SettingKey } from '../admin';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
@@ -14,17 +13,6 @@ import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cd
  */
 
 type Obj = Record<string, unknown>;
-export type Serie = 'ANA' | 'RAP';
-
-/** The next progressive code of a series for the tenant (ANA-000001), atomically under concurrent approvals. */
-export async function nextCode(trx: Knex.Transaction, codAzienda: string, serie: Serie): Promise<string> {
-  const r = await trx.raw(
-    `insert into codici_progressivi (cod_azienda, serie, ultimo) values (?, ?, 1)
-     on conflict (cod_azienda, serie) do update set ultimo = codici_progressivi.ultimo + 1 returning ultimo`,
-    [codAzienda, serie],
-  );
-  return `${serie}-${String(r.rows[0].ultimo).padStart(6, '0')}`;
-}
 
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 const upper = (v: unknown) => str(v)?.toUpperCase() ?? null;

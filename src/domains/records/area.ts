@@ -1,0 +1,11 @@
+import { defineArea } from '../../kit/area';
+
+/**
+ * The customer registry (anagrafe): subjects deduplicated on their tax ids, their relationships
+ * and the roles on them, the links between subjects (beneficial owners among them), identity and
+ * company documents, and every version of a record (docs/records.md).
+ */
+export const recordsArea = defineArea({
+  name: 'records',
+  label: 'Anagrafe',
+});

@@ -1,0 +1,21 @@
+// The records area's public surface: the customer data model other areas build on.
+export { nextCode, type Serie } from './records.codes';
+export {
+  dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva, normalisePartitaIva, normaliseTaxId, type TaxIdentity,
+} from './tax-id';
+export { Customer } from './customer.model';
+export { CustomerVersion } from './customer-version.model';
+export { Documento } from './documento.model';
+export { Legame } from './legame.model';
+export { Rapporto } from './rapporto.model';
+export { RapportoSoggetto } from './rapporto-soggetto.model';
+export {
+  createCustomer, createOrMatchCustomer, customerAsOf, getCustomer, openRelationshipsOf, softDeleteCustomer, updateCustomer,
+  SCREENING_FIELDS, type CustomerFields, type CustomerPatch, type UpdateResult,
+} from './records.commands';
+export { createRapporto, type RapportoInput } from './relationships.commands';
+export { createLegame, type LegameInput } from './links.commands';
+export { createDocumento, type DocumentoInput } from './documents.commands';
+export * from './records.vocabulary';
+export * from './records.labels';
+export { isoDate, todayInRome } from './records.dates';
