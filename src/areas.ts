@@ -7,6 +7,7 @@ import { cddArea } from './domains/cdd/area';
 import { esignArea } from './domains/esign/area';
 import { exportsArea } from './domains/exports/area';
 import { importsArea } from './domains/imports/area';
+import { movementsArea } from './domains/movements/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
@@ -31,9 +32,10 @@ export const AREAS: readonly AreaDefinition[] = [
   screeningArea,
   esignArea,
   onboardingArea,
-  recordsArea,
-  cddArea,
-  exportsArea,
   // Before records: /anagrafe/importa would otherwise be taken for a customer by /anagrafe/:codAnagrafe.
   importsArea,
+  recordsArea,
+  cddArea,
+  movementsArea,
+  exportsArea,
 ];

@@ -33,6 +33,25 @@ export async function seedTenants(owner: Knex): Promise<void> {
     from unnest(cast(:tenants as text[])) t`, { big: BIG_TENANT, user: SEED_USER, tenants: [BIG_TENANT, ...OTHER_TENANTS] });
 }
 
+/**
+ * Movements: per tenant a customer and a relationship for every 20 movements, the movements spread
+ * over the last 700 days (so over two dozen monthly partitions), 4% cash, amounts from 1 to 10,000.
+ */
+const movementsSeed: Seed = async (owner) => {
+  await owner.raw(`select movimenti_ensure_partitions(array(select generate_series(current_date - 700, current_date, interval '1 month')::date) || current_date)`);
+  for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
+    await owner.raw(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+      select :tenant, 'MOVANA-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || i, 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
+    await owner.raw(`insert into rapporti (cod_azienda, cod_rapporto, cod_anagrafe, tipo, data_apertura, created_by)
+      select :tenant, 'MOVRAP-' || lpad(i::text, 5, '0'), 'MOVANA-' || lpad(i::text, 5, '0'), 'conto_corrente', date '2020-01-01', 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
+    await owner.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, contanti, causale, chiave_esterna, created_by)
+      select gen_random_uuid(), :tenant, 'MOVRAP-' || lpad((1 + i % (:n / 20))::text, 5, '0'), 'MOVANA-' || lpad((1 + i % (:n / 20))::text, 5, '0'),
+        current_date - (i % 700), 1 + (i * 7919 % 1000000) / 100.0, 1 + (i * 7919 % 1000000) / 100.0,
+        (array['entrata','uscita'])[1 + i % 2], i % 25 = 0, 'Bonifico', 'seed-' || i, 'seed'
+      from generate_series(1, :n) i`, { tenant, n });
+  }
+};
+
 export const LIST_SEEDS: Record<string, Seed> = {
   cases: perTenant(`insert into cases (id, cod_azienda, titolo, descrizione, tipo, priorita, stato, opened_by, sla_days, sla_due_at, overdue, workflow_id, created_at, updated_at, assegnatario)
     select gen_random_uuid(), :tenant, 'Caso ' || i, 'Descrizione del caso ' || md5(i::text), 'indagine',
@@ -94,4 +113,6 @@ export const LIST_SEEDS: Record<string, Seed> = {
       case when i % 5 = 0 then null else now() - i * interval '1 minute' end, 'onboarding:' || :tenant || ':' || i,
       timestamptz '2026-01-01' + i * interval '1 minute', now()
     from generate_series(1, :n) i`),
+
+  movements: movementsSeed,
 };

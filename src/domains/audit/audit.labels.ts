@@ -96,6 +96,9 @@ export const AUDIT_ACTION_LABELS = {
   'rapporto.soggetto': 'Soggetto collegato al rapporto',
   'documento.create': 'Documento registrato',
 
+  // Movements (one event per request or import batch, with its counts)
+  'movimenti.insert': 'Movimenti registrati',
+
   // Electronic signature
   'esign.start': 'Cerimonia di firma avviata',
   'esign.terms': 'Condizioni accettate dal firmatario',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { appendAudit } from '../../audit';
 import { insertMovements, movementInputSchema, resolveMovementParties, type MovementRow } from '../../movements';
 import type { ImportKind, Parsed, RowError } from '../import-kind';
 import { parseAmount, parseBool, parseDate, type Cell } from '../import-values';
@@ -64,6 +65,14 @@ export const movementsKind: ImportKind<MovementRow> = {
     const bad = new Set(refErrors.map((e) => e.index));
     const good = resolved.filter((_, i) => !bad.has(i)).map((r) => r.value);
     const r = await insertMovements(trx, ctx.codAzienda, ctx.actor, good, ctx.importId);
+    if (r.inserted > 0) {
+      // One event per batch, like the API's one per request: who loaded how many movements of which days.
+      const days = r.items.filter((i) => i.inserted).map((i) => i.data_operazione).sort();
+      await appendAudit(trx, {
+        codAzienda: ctx.codAzienda, actor: ctx.actor, action: 'movimenti.insert', entityType: 'import', entityId: ctx.importId,
+        data: { inseriti: r.inserted, gia_presenti: r.skipped, dal: days[0], al: days.at(-1) },
+      });
+    }
     return { imported: r.inserted, skipped: r.skipped, errors };
   },
 };

@@ -1,0 +1,85 @@
+import type { Knex } from 'knex';
+import { runList, tenantScope } from '../../kit/list';
+import type { Segno } from './movements.labels';
+import { movementColumns, movementsList } from './movements.list';
+import type { ListMovementsQuery } from './movements.schemas';
+
+/** Reads of movements. Always inside withTenant: row-level security hides other tenants' rows. */
+
+/** A movement as read: dates as 'YYYY-MM-DD', amounts as numbers (euro cents are exact below 2^53). */
+export interface MovementRecord {
+  id: string;
+  cod_azienda: string;
+  cod_rapporto: string;
+  cod_anagrafe: string;
+  data_operazione: string;
+  data_valuta: string | null;
+  importo: number;
+  valuta: string;
+  importo_eur: number;
+  segno: Segno;
+  causale: string | null;
+  canale: string | null;
+  contanti: boolean;
+  controparte_nome: string | null;
+  controparte_conto: string | null;
+  controparte_paese: string | null;
+  chiave_esterna: string;
+  import_id: string | null;
+  created_by: string;
+  created_at: Date;
+}
+
+export function listMovements(trx: Knex.Transaction, codAzienda: string, q: ListMovementsQuery) {
+  return runList<MovementRecord>(trx, movementsList, tenantScope(codAzienda), q);
+}
+
+/** The tenant the transaction was opened for (withTenant): the explicit predicate lets the planner use the tenant-first indexes. */
+const currentTenant = (trx: Knex) => trx.raw('(select app_current_tenant())');
+
+/** A customer's latest movements, newest first: one index read backwards, stopping after `limit` rows. */
+export async function recentMovements(trx: Knex.Transaction, codAnagrafe: string, limit = 10): Promise<MovementRecord[]> {
+  return trx('movimenti').select(movementColumns(trx))
+    .where('cod_azienda', currentTenant(trx)).andWhere('cod_anagrafe', codAnagrafe)
+    .orderBy([{ column: 'data_operazione', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(Math.max(1, Math.min(limit, 200)));
+}
+
+/** One month of a customer's movements, in euro. */
+export interface MonthlyVolume {
+  /** 'YYYY-MM' */
+  mese: string;
+  entrate: number;
+  uscite: number;
+  contanti: number;
+  numero: number;
+}
+
+const monthKey = (d: Date) => d.toISOString().slice(0, 7);
+
+/**
+ * A customer's monthly volumes (incoming, outgoing, cash, count) over the last `months` months,
+ * this one included, oldest first, months without movements as zeros: the customer file's chart.
+ * The date bounds are values, so only those months' partitions are read.
+ */
+export async function movementsMonthlyVolumes(trx: Knex.Transaction, codAnagrafe: string, months = 12, today = new Date()): Promise<MonthlyVolume[]> {
+  const n = Math.max(1, Math.min(Math.trunc(months), 120));
+  const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (n - 1), 1));
+  const next = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1));
+  const rows = await trx('movimenti')
+    .select(trx.raw("to_char(data_operazione, 'YYYY-MM') as mese"))
+    .select(trx.raw("coalesce(sum(importo_eur) filter (where segno = 'entrata'), 0) as entrate"))
+    .select(trx.raw("coalesce(sum(importo_eur) filter (where segno = 'uscita'), 0) as uscite"))
+    .select(trx.raw('coalesce(sum(importo_eur) filter (where contanti), 0) as contanti'))
+    .select(trx.raw('count(*)::int as numero'))
+    .where('cod_azienda', currentTenant(trx)).andWhere('cod_anagrafe', codAnagrafe)
+    .andWhere('data_operazione', '>=', first.toISOString().slice(0, 10))
+    .andWhere('data_operazione', '<', next.toISOString().slice(0, 10))
+    .groupByRaw('1') as MonthlyVolume[];
+  const byMonth = new Map(rows.map((r) => [r.mese, r]));
+  return Array.from({ length: n }, (_, i) => {
+    const mese = monthKey(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1)));
+    const r = byMonth.get(mese);
+    return { mese, entrate: Number(r?.entrate ?? 0), uscite: Number(r?.uscite ?? 0), contanti: Number(r?.contanti ?? 0), numero: r?.numero ?? 0 };
+  });
+}

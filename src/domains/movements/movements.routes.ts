@@ -1,0 +1,35 @@
+import { withTenant } from '../../db/tenant';
+import { tenantOf } from '../../http/auth';
+import { staff } from '../../kit/access';
+import type { RegisterRoutes } from '../../kit/area';
+import { STAFF_READ, type Role } from '../../kit/roles';
+import { createMovements } from './movements.commands';
+import { listMovements } from './movements.repo';
+import { createMovementsResponse, createMovementsSchema, listMovementsQuery, movementListResponse } from './movements.schemas';
+
+/** Who records movements: the operators and the compliance officer (an auditor or viewer reads them). */
+const WRITERS: Role[] = ['analyst', 'co', 'admin'];
+const tag = 'Movimenti';
+
+/** JSON API of movements: a list with its filters, and one or many movements in a request. */
+export const registerMovementRoutes: RegisterRoutes = (router, { deps }) => {
+  router.api({
+    method: 'GET', path: '/api/movimenti', summary: 'Elenco dei movimenti (per cliente, rapporto, date, importo, contanti, segno)', tag,
+    access: staff(STAFF_READ), query: listMovementsQuery, response: movementListResponse,
+    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listMovements(trx, tenantOf(ctx), query)),
+  });
+
+  router.api({
+    method: 'POST', path: '/api/movimenti',
+    summary: 'Registra un movimento, o fino a 1.000 in { movimenti: [...] }; idempotente per chiave_esterna (201 se ne ha inseriti, 200 se erano già tutti presenti)',
+    tag, access: staff(WRITERS), body: createMovementsSchema, response: createMovementsResponse, status: 201,
+    otherResponses: { 200: createMovementsResponse },
+    handler: async (ctx, { body }) => {
+      const result = await createMovements(deps.db, tenantOf(ctx), ctx.state.user!.username, body.movimenti);
+      if (result.inseriti > 0) return result;
+      ctx.status = 200;
+      ctx.body = result;
+      return undefined;
+    },
+  });
+};
