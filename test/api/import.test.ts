@@ -38,7 +38,13 @@ describe('import API and pages (POST /api/import/:tipo)', function () {
     ]);
   });
 
-  const upload = (client: TestClient, tipo: string, name: string, bytes: Uint8Array, type = CSV) => client.upload(`/api/import/${tipo}`, {}, { name, type, bytes });
+  /** An API client's upload: multipart with the session's CSRF token in X-CSRF-Token. */
+  async function upload(client: TestClient, tipo: string, name: string, bytes: Uint8Array, type = CSV) {
+    const fd = new FormData();
+    fd.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type }), name);
+    const token = await client.csrfToken('/anagrafe/importa');
+    return client.request('POST', `/api/import/${tipo}`, { body: fd, headers: { 'x-csrf-token': token } });
+  }
 
   /** Uploads and waits for the workflow to finish; answers the final job. */
   async function runImport(tipo: string, name: string, bytes: Uint8Array, type = CSV) {

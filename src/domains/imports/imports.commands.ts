@@ -41,8 +41,8 @@ export function receiveUpload(deps: Deps, ctx: ApiCtx): Promise<Received> {
 }
 
 /**
- * The file's type from its bytes: XLSX by its signature (file-type), CSV when the start is UTF-8
- * text without NUL bytes. Anything else (an old .xls, a PDF, an executable renamed .csv) is a 415.
+ * The file's type from its bytes: XLSX by its signature (file-type), CSV when no signature matches
+ * and the start is UTF-8 text without NUL bytes. Anything else (an old .xls, a PDF, an executable renamed .csv) is a 415.
  */
 export async function sniffImportFile(path: string): Promise<'csv' | 'xlsx'> {
   const fh = await open(path, 'r');
@@ -52,7 +52,8 @@ export async function sniffImportFile(path: string): Promise<'csv' | 'xlsx'> {
   if (!bytes.length) throw new ValidationError([{ path: 'file', message: 'Il file è vuoto' }]);
   const t = await sniffUpload(bytes, [XLSX_MIME]);
   if (t.ok) return 'xlsx';
-  if (!bytes.includes(0) && isUtf8Text(bytes)) return 'csv';
+  // Text is what no signature names: a PDF or an image that happens to decode as UTF-8 is still refused.
+  if (!t.detected && !bytes.includes(0) && isUtf8Text(bytes)) return 'csv';
   throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Formato non ammesso', 'Carica un file CSV (testo UTF-8) o XLSX (Excel)', { errors: [{ path: 'file', message: 'Formato non ammesso: carica un file CSV (UTF-8) o XLSX' }] });
 }
 
