@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { createImportActivities } from '../../../activities/import/import.activities';
+import { createImportActivities } from '../../../activities/imports/imports.activities';
 import { defineArea } from '../../kit/area';
 import { registerImportPages } from './imports.pages';
 import { importJobsList } from './imports.repo';
@@ -11,7 +11,7 @@ export const importsArea = defineArea({
   label: 'Importazioni',
   routes: [registerImportRoutes, registerImportPages],
   activities: createImportActivities,
-  workflowModules: [fileURLToPath(new URL('../../../workflows/import/import.workflow.ts', import.meta.url))],
+  workflowModules: [fileURLToPath(new URL('../../../workflows/imports/imports.workflow.ts', import.meta.url))],
   lists: [importJobsList],
   navigation: [{ section: 'Clienti', label: 'Importa dati', href: '/anagrafe/importa', roles: IMPORTERS, order: 90 }],
 });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { withTenant } from '../../db/tenant';
 import { appendAudit } from '../audit';
-import { IMPORT_BATCH_ROWS, IMPORT_BATCHES_PER_CHUNK, type ImportChunkResult, type ImportInput } from '../../../workflows/import/import.contract';
+import { IMPORT_BATCH_ROWS, IMPORT_BATCHES_PER_CHUNK, type ImportChunkResult, type ImportInput } from '../../../workflows/imports/imports.contract';
 import { missingColumns, type ImportKind, type RowError } from './import-kind';
 import { importFilePath } from './import-files';
 import { rowsOf, type SourceRow } from './import-reader';

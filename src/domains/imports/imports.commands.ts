@@ -8,7 +8,7 @@ import { HttpError, ValidationError } from '../../http/errors';
 import type { ApiCtx } from '../../http/api-route';
 import { sniffUpload } from '../../kit/sniff';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
-import { IMPORT_RECORD_TYPE, IMPORT_WORKFLOW_TYPE, importWorkflowId, type ImportInput } from '../../../workflows/import/import.contract';
+import { IMPORT_RECORD_TYPE, IMPORT_WORKFLOW_TYPE, importWorkflowId, type ImportInput } from '../../../workflows/imports/imports.contract';
 import { appendAudit } from '../audit';
 import type { ImportTipo } from './import-kind';
 import { storeImportFile } from './import-files';

@@ -1,8 +1,8 @@
 import { ApplicationFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createImportActivities } from '../../activities/import/import.activities';
+import type { createImportActivities } from '../../activities/imports/imports.activities';
 import { failureMessage } from '../lib/failure-message';
 import { publishRecord } from '../lib/search-attributes';
-import { IMPORT_RECORD_TYPE, type ImportInput } from './import.contract';
+import { IMPORT_RECORD_TYPE, type ImportInput } from './imports.contract';
 
 type Acts = ReturnType<typeof createImportActivities>;
 

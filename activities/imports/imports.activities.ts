@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { beginImport, finishImport, importChunk } from '../../src/domains/imports/import-run';
-import type { ImportChunkResult, ImportInput } from '../../workflows/import/import.contract';
+import type { ImportChunkResult, ImportInput } from '../../workflows/imports/imports.contract';
 import type { ActivityDeps } from '../deps';
 
 /** The import's steps: start, a chunk of batches (heartbeating after each), finish with its audit event. */
