@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
-import { movementsMonthlyVolumes, recentMovements } from '../../src/domains/movements';
+import { listMovementsQuery, movementsList, movementsMonthlyVolumes, recentMovements } from '../../src/domains/movements';
+import { monthlyVolumesQuery, recentMovementsQuery } from '../../src/domains/movements/movements.repo';
+import { listPageQuery, tenantScope } from '../../src/kit/list';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
+import { BIG_TENANT, LIST_SEEDS, seedTenants } from '../helpers/list-seeds';
+import { startPlanDb, type PlanDb } from '../helpers/plan-db';
 
 /** A movement of relationship RAP-1 (held by ANA-1) with a key of its own. */
 const mov = (key: string, over: Record<string, unknown> = {}) => ({
@@ -253,5 +258,72 @@ describe('movements API (/api/movimenti)', function () {
     await withTenant(env.deps.db, { codAzienda: other }, async (trx) => {
       assert.deepEqual(await recentMovements(trx, 'ANA-2', 5), []);
     });
+  });
+});
+
+interface PlanNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Subplans Removed'?: number; Plans?: PlanNode[] }
+const nodesOf = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodesOf)];
+const isPartition = (n: PlanNode) => /^movimenti_\d{4}_\d{2}$/.test(n['Relation Name'] ?? '');
+
+/**
+ * The plans on a seeded table (20,000 movements in the tenant read, 40,000 in two others, over two
+ * dozen monthly partitions), explained as the application role in a tenant transaction: a date range
+ * reads only its months' partitions, every read goes through an index, the default order needs no sort.
+ */
+describe('movements query plans (seeded, partitioned)', function () {
+  this.timeout(300_000);
+  let p: PlanDb;
+
+  before(async () => {
+    p = await startPlanDb();
+    await seedTenants(p.owner);
+    await LIST_SEEDS.movements!(p.owner);
+    await p.owner.raw('analyze');
+  });
+  after(async () => { await p?.stop(); });
+
+  async function explain(build: (trx: Knex) => Knex.QueryBuilder): Promise<PlanNode[]> {
+    return withTenant(p.db, { codAzienda: BIG_TENANT }, async (trx) => {
+      const { sql, bindings } = build(trx).toSQL();
+      const [{ 'QUERY PLAN': [plan] }] = (await trx.raw(`explain (format json) ${sql}`, bindings)).rows as { 'QUERY PLAN': { Plan: PlanNode }[] }[];
+      if (process.env.MOV_PLANS_VERBOSE) console.log(JSON.stringify(plan!.Plan, (k, v) => (['Plans', 'Node Type', 'Relation Name', 'Index Name', 'Total Cost', 'Plan Rows', 'Sort Key', 'Filter', 'Index Cond'].includes(k) || /^\d+$/.test(k) || k === '' ? v : undefined)));
+      return nodesOf(plan!.Plan);
+    });
+  }
+  const months = (nodes: PlanNode[]) => [...new Set(nodes.filter(isPartition).map((n) => n['Relation Name']!))].sort();
+  const scans = (nodes: PlanNode[]) => nodes.filter((n) => n['Node Type'] === 'Seq Scan').map((n) => n['Relation Name']);
+  const monthOf = (offset: number) => {
+    const d = new Date();
+    const m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + offset, 1));
+    return { first: m.toISOString().slice(0, 10), name: `movimenti_${m.toISOString().slice(0, 7).replace('-', '_')}` };
+  };
+
+  it('a date range reads only its months, through an index; the whole list reads in index order', async () => {
+    const from = monthOf(-3);
+    const to = monthOf(-2);
+    const lastDay = new Date(Date.UTC(Number(to.first.slice(0, 4)), Number(to.first.slice(5, 7)), 0)).toISOString().slice(0, 10);
+    for (const filters of [{}, { cod_anagrafe: 'MOVANA-00007' }, { cod_rapporto: 'MOVRAP-00007' }, { contanti: true }, { importo_min: 9_000 }]) {
+      for (const sort of ['-data_operazione', 'importo']) {
+        const req = listMovementsQuery.parse({ dal: from.first, al: lastDay, sort, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, String(v)])) });
+        const nodes = await explain((trx) => listPageQuery(trx, movementsList, tenantScope(BIG_TENANT), req));
+        assert.deepEqual(months(nodes), [from.name, to.name], `${JSON.stringify(filters)} ${sort}: partitions pruned to the range`);
+        assert.deepEqual(scans(nodes), [], `${JSON.stringify(filters)} ${sort}: no sequential scan`);
+        assert.ok(nodes.some((n) => isPartition(n) && /Index/.test(n['Node Type'])), `${JSON.stringify(filters)} ${sort}: an index read`);
+      }
+    }
+    const all = await explain((trx) => listPageQuery(trx, movementsList, tenantScope(BIG_TENANT), listMovementsQuery.parse({})));
+    assert.deepEqual(scans(all), []);
+    assert.ok(!all.some((n) => n['Node Type'] === 'Sort'), 'newest first straight from the indexes, partitions in order');
+    assert.ok(months(all).length > 20, 'without a range every month may be read');
+  });
+
+  it('the customer file\'s reads use the customer\'s index; the volumes read only their months', async () => {
+    const volumes = await explain((trx) => monthlyVolumesQuery(trx, 'MOVANA-00007', 3));
+    assert.deepEqual(months(volumes), [monthOf(-2).name, monthOf(-1).name, monthOf(0).name]);
+    assert.deepEqual(scans(volumes), []);
+    assert.ok(volumes.some((n) => /movimenti_tenant_anagrafe_data|anagrafe/.test(n['Index Name'] ?? '')), 'the customer\'s index');
+    const recent = await explain((trx) => recentMovementsQuery(trx, 'MOVANA-00007', 10));
+    assert.deepEqual(scans(recent), []);
+    assert.ok(!recent.some((n) => n['Node Type'] === 'Sort'), 'the latest movements straight from the index');
   });
 });

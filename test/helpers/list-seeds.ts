@@ -120,3 +120,67 @@ export const LIST_SEEDS: Record<string, Seed> = {
       (array['in_coda','in_corso','completato','fallito'])[1 + i % 4], 'import:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute'
     from generate_series(1, :n) i`),
 };
+
+/**
+ * The records area's subjects (anagrafe), seeded once per database: the lists of relationships,
+ * links, owners and documents point at them (foreign keys), so their seeds wait for this one.
+ * Subjects 1..n of each tenant are ANA-000001...; every third is a company.
+ */
+const customersSeeded = new WeakMap<Knex, Promise<void>>();
+export const seedCustomers: Seed = (owner) => {
+  if (!customersSeeded.has(owner)) {
+    customersSeeded.set(owner, perTenant(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, nome, cognome, codice_fiscale,
+        paese_residenza, nazionalita, pep, classe_rischio, stato, created_by, created_at, updated_at)
+      select :tenant, 'ANA-' || lpad(i::text, 6, '0'), case when i % 3 = 0 then 'societa' else 'persona_fisica' end,
+        case when i % 3 = 0 then 'Societa ' || md5(i::text) else 'Cognome' || md5(i::text) || ' Nome' || i end,
+        case when i % 3 = 0 then null else 'Nome' || i end, case when i % 3 = 0 then null else 'Cognome' || md5(i::text) end,
+        upper(substr(md5(i::text), 1, 16)), (array['IT','IT','IT','DE','FR','CH'])[1 + i % 6], 'IT', i % 50 = 0,
+        (array['basso','medio','medio_alto','alto'])[1 + i % 4], case when i % 40 = 0 then 'sospeso' else 'attivo' end, 'seed',
+        now() - i * interval '1 minute', now()
+      from generate_series(1, :n) i`)(owner));
+  }
+  return customersSeeded.get(owner)!;
+};
+
+Object.assign(LIST_SEEDS, {
+  'records.anagrafe': seedCustomers,
+
+  'records.rapporti': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into rapporti (cod_azienda, cod_rapporto, cod_anagrafe, tipo, stato, data_apertura, data_chiusura, created_by, created_at, updated_at)
+      select :tenant, 'RAP-' || lpad(i::text, 6, '0'), 'ANA-' || lpad((1 + i % :n)::text, 6, '0'),
+        case when i % 10 = 0 then 'operazione_occasionale' else 'rapporto_continuativo' end,
+        case when i % 8 = 0 then 'chiuso' else 'attivo' end, date '2020-01-01' + (i % 2000), case when i % 8 = 0 then date '2026-01-01' end,
+        'seed', now() - i * interval '1 minute', now()
+      from generate_series(1, :n) i`)(owner);
+    await perTenant(`insert into rapporti_soggetti (id, cod_azienda, cod_rapporto, cod_anagrafe, ruolo, dal, fonte, created_by)
+      select gen_random_uuid(), r.cod_azienda, r.cod_rapporto, r.cod_anagrafe, 'intestatario', r.data_apertura, 'manuale', 'seed'
+      from rapporti r where r.cod_azienda = :tenant`)(owner);
+  },
+
+  'records.documenti': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into documenti (id, cod_azienda, cod_anagrafe, tipo, numero, data_rilascio, data_scadenza, stato, created_by, created_at, updated_at)
+      select gen_random_uuid(), :tenant, 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), (array['carta_identita','passaporto','patente','visura_camerale'])[1 + i % 4],
+        'N' || i, date '2020-01-01' + (i % 1000), case when i % 4 = 3 then null else date '2025-01-01' + (i % 3000) end,
+        case when i % 9 = 0 then 'scaduto' else 'valido' end, 'seed', now() - i * interval '1 minute', now()
+      from generate_series(1, :n) i`)(owner);
+  },
+
+  // Links and owners share a table: each seed writes its own kind (both lists then face both).
+  'records.legami': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into legami (id, cod_azienda, cod_anagrafe_da, cod_anagrafe_a, tipo, fonte, created_by, created_at)
+      select gen_random_uuid(), :tenant, 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), 'ANA-' || lpad((1 + (i + 1) % :n)::text, 6, '0'),
+        (array['legale_rappresentante','amministratore','socio','familiare'])[1 + i % 4], 'manuale', 'seed', now() - i * interval '1 minute'
+      from generate_series(1, :n) i`)(owner);
+  },
+
+  'records.ubo': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into legami (id, cod_azienda, cod_anagrafe_da, cod_anagrafe_a, tipo, percentuale, tipo_controllo, fonte, created_by, created_at)
+      select gen_random_uuid(), :tenant, 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), 'ANA-' || lpad((1 + (i + 2) % :n)::text, 6, '0'),
+        'titolare_effettivo', 25 + i % 50, 'proprieta_diretta', 'import', 'seed', now() - i * interval '1 minute'
+      from generate_series(1, :n / 4) i`)(owner);
+  },
+} satisfies Record<string, Seed>);

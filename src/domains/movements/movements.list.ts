@@ -28,7 +28,8 @@ export const movementsList = defineList<{
   columns: movementColumns,
   sorts: {
     // The date as text in the cursor: a tampered one is refused by PostgreSQL's date input (a 422).
-    data_operazione: [{ column: 'data_operazione', type: 'text' }, { column: 'id', type: 'uuid' }],
+    // Qualified: the bare name would order by the selected text of the same name, which no index serves.
+    data_operazione: [{ column: 'movimenti.data_operazione', type: 'text' }, { column: 'id', type: 'uuid' }],
     importo: [{ column: 'importo_eur', type: 'number' }, { column: 'id', type: 'uuid' }],
   },
   defaultSort: '-data_operazione',

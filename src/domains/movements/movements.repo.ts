@@ -38,11 +38,15 @@ export function listMovements(trx: Knex.Transaction, codAzienda: string, q: List
 const currentTenant = (trx: Knex) => trx.raw('(select app_current_tenant())');
 
 /** A customer's latest movements, newest first: one index read backwards, stopping after `limit` rows. */
-export async function recentMovements(trx: Knex.Transaction, codAnagrafe: string, limit = 10): Promise<MovementRecord[]> {
+export function recentMovementsQuery(trx: Knex, codAnagrafe: string, limit = 10): Knex.QueryBuilder {
   return trx('movimenti').select(movementColumns(trx))
     .where('cod_azienda', currentTenant(trx)).andWhere('cod_anagrafe', codAnagrafe)
-    .orderBy([{ column: 'data_operazione', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .limit(Math.max(1, Math.min(limit, 200)));
+    .orderBy([{ column: 'movimenti.data_operazione', order: 'desc' }, { column: 'movimenti.id', order: 'desc' }]) // the column, not the selected text
+    .limit(Math.max(1, Math.min(Math.trunc(limit), 200)));
+}
+
+export async function recentMovements(trx: Knex.Transaction, codAnagrafe: string, limit = 10): Promise<MovementRecord[]> {
+  return recentMovementsQuery(trx, codAnagrafe, limit) as Promise<MovementRecord[]>;
 }
 
 /** One month of a customer's movements, in euro. */
@@ -55,30 +59,43 @@ export interface MonthlyVolume {
   numero: number;
 }
 
-const monthKey = (d: Date) => d.toISOString().slice(0, 7);
-
-/**
- * A customer's monthly volumes (incoming, outgoing, cash, count) over the last `months` months,
- * this one included, oldest first, months without movements as zeros: the customer file's chart.
- * The date bounds are values, so only those months' partitions are read.
- */
-export async function movementsMonthlyVolumes(trx: Knex.Transaction, codAnagrafe: string, months = 12, today = new Date()): Promise<MonthlyVolume[]> {
+/** The first day of the first month and of the month after the last, for `months` months up to today's. */
+function monthsRange(months: number, today: Date): { n: number; first: Date; next: Date } {
   const n = Math.max(1, Math.min(Math.trunc(months), 120));
-  const first = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (n - 1), 1));
-  const next = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1));
-  const rows = await trx('movimenti')
+  return {
+    n,
+    first: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - (n - 1), 1)),
+    next: new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1)),
+  };
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The volumes' query: one customer's index, the date bounds as values so only those months' partitions are read. */
+export function monthlyVolumesQuery(trx: Knex, codAnagrafe: string, months = 12, today = new Date()): Knex.QueryBuilder {
+  const { first, next } = monthsRange(months, today);
+  return trx('movimenti')
     .select(trx.raw("to_char(data_operazione, 'YYYY-MM') as mese"))
     .select(trx.raw("coalesce(sum(importo_eur) filter (where segno = 'entrata'), 0) as entrate"))
     .select(trx.raw("coalesce(sum(importo_eur) filter (where segno = 'uscita'), 0) as uscite"))
     .select(trx.raw('coalesce(sum(importo_eur) filter (where contanti), 0) as contanti'))
     .select(trx.raw('count(*)::int as numero'))
     .where('cod_azienda', currentTenant(trx)).andWhere('cod_anagrafe', codAnagrafe)
-    .andWhere('data_operazione', '>=', first.toISOString().slice(0, 10))
-    .andWhere('data_operazione', '<', next.toISOString().slice(0, 10))
-    .groupByRaw('1') as MonthlyVolume[];
+    .andWhere('data_operazione', '>=', isoDay(first))
+    .andWhere('data_operazione', '<', isoDay(next))
+    .groupByRaw('1');
+}
+
+/**
+ * A customer's monthly volumes in euro (incoming, outgoing, cash, count) over the last `months`
+ * months, this one included, oldest first, months without movements as zeros: the customer file's chart.
+ */
+export async function movementsMonthlyVolumes(trx: Knex.Transaction, codAnagrafe: string, months = 12, today = new Date()): Promise<MonthlyVolume[]> {
+  const { n, first } = monthsRange(months, today);
+  const rows = (await monthlyVolumesQuery(trx, codAnagrafe, months, today)) as MonthlyVolume[];
   const byMonth = new Map(rows.map((r) => [r.mese, r]));
   return Array.from({ length: n }, (_, i) => {
-    const mese = monthKey(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1)));
+    const mese = isoDay(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + i, 1))).slice(0, 7);
     const r = byMonth.get(mese);
     return { mese, entrate: Number(r?.entrate ?? 0), uscite: Number(r?.uscite ?? 0), contanti: Number(r?.contanti ?? 0), numero: r?.numero ?? 0 };
   });

@@ -1,4 +1,6 @@
 import { defineArea } from '../../kit/area';
+import { RECORDS_LISTS } from './records.lists';
+import { registerRecordsRoutes } from './records.routes';
 
 /**
  * The customer registry (anagrafe): subjects deduplicated on their tax ids, their relationships
@@ -8,4 +10,6 @@ import { defineArea } from '../../kit/area';
 export const recordsArea = defineArea({
   name: 'records',
   label: 'Anagrafe',
+  routes: [registerRecordsRoutes],
+  lists: RECORDS_LISTS,
 });

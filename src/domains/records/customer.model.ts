@@ -105,16 +105,14 @@ export class Customer extends RecordsModel {
         relation: Model.HasManyRelation,
         modelClass: Legame,
         join: { from: KEY, to: ['legami.cod_azienda', 'legami.cod_anagrafe_da'] },
-        filter: OWNER_LINKS,
-        modify: (q) => q.orderBy([{ column: 'legami.created_at' }, { column: 'legami.id' }]),
+        modify: (q) => { OWNER_LINKS(q); q.orderBy([{ column: 'legami.created_at' }, { column: 'legami.id' }]); },
       },
       /** What this person owns or controls: owner links to this subject. */
       partecipazioni: {
         relation: Model.HasManyRelation,
         modelClass: Legame,
         join: { from: KEY, to: ['legami.cod_azienda', 'legami.cod_anagrafe_a'] },
-        filter: OWNER_LINKS,
-        modify: (q) => q.orderBy([{ column: 'legami.created_at' }, { column: 'legami.id' }]),
+        modify: (q) => { OWNER_LINKS(q); q.orderBy([{ column: 'legami.created_at' }, { column: 'legami.id' }]); },
       },
       documenti: {
         relation: Model.HasManyRelation,

@@ -33,6 +33,19 @@ export async function screenSubjects(db: Knex, codAzienda: string, actor: string
   });
 }
 
+/**
+ * Brings a registry subject's screening row in line with its record (a changed name, date of
+ * birth or nationality), in the caller's transaction: the row can never disagree with a committed
+ * record, whatever happens to the screening run after it. Its wallets stay as they are.
+ */
+export async function syncRegistrySubject(
+  trx: Knex.Transaction, codAzienda: string, actor: string, input: Omit<ScreeningSubjectInput, 'wallets'> & { cod_anagrafe: string },
+): Promise<{ id: string }> {
+  const existing = await trx('screening_subjects').where({ cod_anagrafe: input.cod_anagrafe }).first('wallets');
+  const row = await upsertSubject(trx, codAzienda, { ...input, wallets: (existing?.wallets as string[] | undefined) ?? [] }, actor);
+  return { id: row.id };
+}
+
 /** Screens the subject already stored under a cod_anagrafe, or undefined when there is none. */
 export async function screenStoredSubject(db: Knex, codAzienda: string, actor: string, codAnagrafe: string): Promise<SubjectScreening | undefined> {
   const screener = await getScreener(db);
