@@ -27,7 +27,7 @@ type Exportable = ListDefinition & { export: ListExport };
 export const registerExportRoutes: RegisterRoutes = (router, { deps, areas }) => {
   const lists = new Map<string, Exportable>(areas.flatMap((a) => a.lists ?? [])
     .filter((l): l is Exportable => l.export !== undefined && l.scopes.includes('tenant'))
-    .map((l) => [l.name, l]));
+    .map((l) => [l.export.entity ?? l.name, l]));
   const readers = [...new Set([...lists.values()].flatMap((l) => l.export.roles))] as Role[];
 
   router.api({
@@ -50,7 +50,7 @@ export const registerExportRoutes: RegisterRoutes = (router, { deps, areas }) =>
       ctx.status = 200;
       ctx.type = EXPORT_CONTENT_TYPES[formato];
       const day = new Date().toISOString().slice(0, 10);
-      ctx.set('Content-Disposition', `attachment; filename="${def.name}-${day}.${formato}"`);
+      ctx.set('Content-Disposition', `attachment; filename="${params.entity}-${day}.${formato}"`);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = out;
       started.finish();

@@ -1,5 +1,5 @@
 import { defineArea } from '../../kit/area';
-import { RECORDS_LISTS } from './records.lists';
+import { RECORDS_EXPORTED_LISTS } from './records.exports';
 import { registerRecordsRoutes } from './records.routes';
 
 /**
@@ -11,5 +11,5 @@ export const recordsArea = defineArea({
   name: 'records',
   label: 'Anagrafe',
   routes: [registerRecordsRoutes],
-  lists: RECORDS_LISTS,
+  lists: RECORDS_EXPORTED_LISTS,
 });

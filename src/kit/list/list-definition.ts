@@ -74,6 +74,8 @@ export interface ListDefinition<F extends Record<string, unknown> = Record<strin
  * headers. Only tenant lists are exported (the export reads in the caller's active tenant).
  */
 export interface ListExport {
+  /** The name in GET /api/export/<entity> (default: the list's name). */
+  entity?: string;
   /** The roles of the list's route: whoever may read the list may export it, nobody else. */
   roles: readonly Role[];
   /** The list route's zod query (its filters, q and sort; limit, offset and cursor are ignored), as a thunk: the schema usually imports the list. */
