@@ -93,6 +93,29 @@ describe('export API (GET /api/export/:entity)', function () {
     assert.ok(sheet.getRow(2).getCell(11).value instanceof Date, 'Aperto il is a date cell');
   });
 
+  it('exports movements (the movimenti list) with its date filter, amounts as numbers, in the list\'s order', async () => {
+    await env.ownerDb('anagrafe').insert({ cod_azienda: tenant, cod_anagrafe: 'ANA-EXP1', tipo_soggetto: 'persona_fisica', denominazione: 'Mario Rossi', created_by: 'test' });
+    await env.ownerDb('rapporti').insert({ cod_azienda: tenant, cod_rapporto: 'RAP-EXP1', cod_anagrafe: 'ANA-EXP1', tipo: 'conto corrente', data_apertura: '2020-01-01', created_by: 'test' });
+    await env.ownerDb.raw("select movimenti_ensure_partitions(array[date '2025-01-01', date '2025-02-01', date '2025-03-01'])");
+    await env.ownerDb.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, chiave_esterna, created_by)
+      select gen_random_uuid(), ?, 'RAP-EXP1', 'ANA-EXP1', date '2025-01-01' + i, 10 + i + 0.5, 10 + i + 0.5, (array['entrata','uscita'])[1 + i % 2], 'EXP-' || i, 'test'
+      from generate_series(0, 80) i`, [tenant]);
+    const r = await analyst.getBytes('/api/export/movimenti?formato=xlsx&dal=2025-02-01&al=2025-02-28');
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-disposition')!, /filename="movimenti-/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(r.bytes as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1, 7), ['Data operazione', 'Data valuta', 'Rapporto', 'Codice anagrafe', 'Segno', 'Importo']);
+    assert.equal(sheet.rowCount, 28 + 1);
+    assert.equal(sheet.getRow(2).getCell(1).value, '2025-02-28', 'newest first, as the list');
+    assert.equal(sheet.getRow(2).getCell(6).value, 68.5);
+    assert.ok(['Entrata', 'Uscita'].includes(String(sheet.getRow(2).getCell(5).value)));
+    const bad = await analyst.get('/api/export/movimenti?dal=2025-13-01');
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.errors[0].path, 'dal');
+  });
+
   it('never exports another tenant\'s rows: the caller\'s tenant only', async () => {
     const r = await outsider.get('/api/export/cases');
     const rows = (parse(r.text, { bom: true }) as string[][]).slice(1);
