@@ -36,8 +36,8 @@ export async function seedRecords(owner: Knex, p: { codAzienda: string; customer
       await trx.raw('set local synchronous_commit = off');
       await trx.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, data_valuta, importo, valuta, importo_eur, segno, causale, canale, contanti,
           controparte_nome, controparte_paese, chiave_esterna, created_by, created_at)
-        select gen_random_uuid(), :cod, 'RAP-' || lpad((1 + i % :c)::text, 6, '0'), 'ANA-' || lpad((1 + i % :c)::text, 6, '0'),
-          current_date - (i % 731), current_date - (i % 731), 1 + (i * 7919 % 1000000) / 100.0, 'EUR', 1 + (i * 7919 % 1000000) / 100.0,
+        select gen_random_uuid(), :cod, 'RAP-' || lpad((1 + i % :c::bigint)::text, 6, '0'), 'ANA-' || lpad((1 + i % :c::bigint)::text, 6, '0'),
+          current_date - (i % 731)::int, current_date - (i % 731)::int, 1 + (i * 7919 % 1000000) / 100.0, 'EUR', 1 + (i * 7919 % 1000000) / 100.0,
           (array['entrata','uscita'])[1 + i % 2], (array['Bonifico','Prelievo','Versamento','Pagamento POS'])[1 + i % 4],
           (array['bonifico','sportello','ATM','POS'])[1 + i % 4], i % 25 = 0, 'Controparte ' || (i % 5000), (array['IT','IT','DE','FR'])[1 + i % 4],
           'SEED-' || i, 'bench', now()
