@@ -31,10 +31,11 @@ export function parseDate(raw: string): Cell<string> {
  */
 export function parseAmount(raw: string): Cell<string> {
   const s = raw.trim().replace(/\s|€/g, '');
-  const m = /^(\d{1,3}(?:([.,])\d{3})*|\d+)(?:([.,])(\d{1,2}))?$/.exec(s);
-  if (!m || (m[2] && m[3] && m[2] === m[3])) return { ok: false, messaggio: `Importo non valido "${raw.trim()}": usa per esempio 1234,56` };
-  const whole = m[1]!.replace(/[.,]/g, '');
-  const value = `${whole}.${(m[4] ?? '').padEnd(2, '0')}`;
+  // Thousands (one separator, used consistently) or plain digits, then the decimals after the other separator.
+  const m = /^(?:(\d{1,3}(?:([.,])\d{3})(?:\2\d{3})*)|(\d+))(?:([.,])(\d{1,2}))?$/.exec(s);
+  if (!m || (m[2] && m[4] && m[2] === m[4])) return { ok: false, messaggio: `Importo non valido "${raw.trim()}": usa per esempio 1234,56` };
+  const whole = (m[1] ?? m[3]!).replace(/[.,]/g, '');
+  const value = `${whole}.${(m[5] ?? '').padEnd(2, '0')}`;
   if (whole.length > 16) return { ok: false, messaggio: 'Importo troppo grande' };
   if (Number(value) <= 0) return { ok: false, messaggio: 'L\'importo deve essere maggiore di zero' };
   return { ok: true, value };
