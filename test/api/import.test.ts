@@ -149,6 +149,20 @@ describe('import API and pages (POST /api/import/:tipo)', function () {
     assert.equal(Number((await env.ownerDb('movimenti').where({ cod_azienda: tenant }).count({ n: '*' }))[0]!.n), 4);
   });
 
+  it('reads a file of several batches (5,000 rows each) with the errors at their rows, and counts exactly', async () => {
+    const cc = await env.ownerDb('rapporti').where({ cod_azienda: tenant, codice_esterno: 'CC-1002' }).first();
+    const lines = ['chiave_esterna,rapporto,data_operazione,importo,segno'];
+    for (let i = 1; i <= 11_000; i++) {
+      const bad = i === 1 || i === 5_000 || i === 11_000; // rows 2, 5001 and 11001 of the file
+      lines.push(`BIG-${i},${cc.cod_rapporto},2026-03-${String(1 + (i % 28)).padStart(2, '0')},${bad ? 'zero' : `${i}.50`},uscita`);
+    }
+    const job = await runImport('movimenti', 'grande.csv', Buffer.from(lines.join('\n')));
+    assert.equal(job.stato, 'completato', job.errore);
+    assert.deepEqual([job.righe_lette, job.righe_valide, job.righe_importate, job.righe_errate], [11_000, 10_997, 10_997, 3]);
+    assert.deepEqual((await report(job.id)).map((e) => [e[0], e[1]]), [['2', 'importo'], ['5001', 'importo'], ['11001', 'importo']]);
+    assert.equal(Number((await env.ownerDb('movimenti').where({ cod_azienda: tenant, import_id: job.id }).count({ n: '*' }))[0]!.n), 10_997);
+  });
+
   it('refuses a file too large (413), of another type (415), an unknown kind (422), a reader\'s upload (403); another tenant\'s job is a 404', async () => {
     const max = env.deps.config.importMaxBytes;
     env.deps.config.importMaxBytes = 1024;

@@ -31,6 +31,9 @@ export async function importChunk(deps: RunDeps, input: ImportInput): Promise<Im
   const kind = IMPORT_KINDS[job.tipo];
   let header: string[] = [];
   const rows = rowsOf(job.formato, importFilePath(deps.documentDir, job.cod_azienda, job.sha256), job.prossima_riga, (h) => { header = h; });
+  // The next batch is read and checked while the previous one is being written: the rows' checks
+  // (this process's CPU) overlap the database's insert instead of waiting for it. Writes stay in order.
+  let writing: Promise<void> = Promise.resolve();
   try {
     for (let b = 0; b < IMPORT_BATCHES_PER_CHUNK; b++) {
       const batch: SourceRow[] = [];
@@ -44,13 +47,24 @@ export async function importChunk(deps: RunDeps, input: ImportInput): Promise<Im
         await withTenant(deps.db, { codAzienda: job.cod_azienda, actor: job.created_by }, (trx) => saveErrors(trx, job, missing));
         return { refused: `Mancano colonne obbligatorie: ${missing.map((m) => m.colonna).join(', ')}`, done: true };
       }
-      if (!batch.length) return { done: true };
-      await writeBatch(deps.db, job, kind, batch);
-      deps.heartbeat({ riga: batch[batch.length - 1]!.riga });
-      if (batch.length < IMPORT_BATCH_ROWS) return { done: true };
+      if (!batch.length) break;
+      const checked = checkBatch(kind, batch);
+      await writing;
+      const last = batch[batch.length - 1]!.riga;
+      writing = writeBatch(deps.db, job, kind, batch.length, checked, last + 1).then(() => deps.heartbeat({ riga: last }));
+      // Nobody awaits it until the next turn: a failure must not be an unhandled rejection meanwhile.
+      writing.catch(() => undefined);
+      if (batch.length < IMPORT_BATCH_ROWS) break;
+      if (b === IMPORT_BATCHES_PER_CHUNK - 1) {
+        await writing;
+        return { done: false };
+      }
     }
-    return { done: false };
+    await writing;
+    return { done: true };
   } catch (err) {
+    // The batch being written finishes (or fails) before the activity does: nothing runs after it.
+    await writing.catch(() => undefined);
     if (isUnreadable(err)) throw Object.assign(new Error(`File non leggibile: ${(err as Error).message}`), { name: 'IMPORT_FILE_UNREADABLE' });
     throw err;
   } finally {
@@ -64,7 +78,10 @@ const isUnreadable = (err: unknown) => {
   return (typeof code === 'string' && code.startsWith('CSV_')) || /zip|end of central directory|invalid signature/i.test(String((err as Error)?.message));
 };
 
-async function writeBatch(db: Knex, job: ImportJobRow, kind: ImportKind<unknown>, batch: SourceRow[]): Promise<void> {
+interface CheckedBatch { valid: { riga: number; value: unknown }[]; errors: RowError[] }
+
+/** Each row through the kind's checks (no database). */
+function checkBatch(kind: ImportKind<unknown>, batch: SourceRow[]): CheckedBatch {
   const valid: { riga: number; value: unknown }[] = [];
   const errors: RowError[] = [];
   for (const row of batch) {
@@ -72,6 +89,11 @@ async function writeBatch(db: Knex, job: ImportJobRow, kind: ImportKind<unknown>
     if (p.ok) valid.push({ riga: row.riga, value: p.value });
     else errors.push(...p.errors.map((e) => ({ ...e, riga: row.riga })));
   }
+  return { valid, errors };
+}
+
+/** One transaction: the kind's idempotent write, the rows' errors, the job's counters and next row. */
+async function writeBatch(db: Knex, job: ImportJobRow, kind: ImportKind<unknown>, rowsRead: number, { valid, errors }: CheckedBatch, nextRow: number): Promise<void> {
   await withTenant(db, { codAzienda: job.cod_azienda, actor: job.created_by }, async (trx) => {
     const written = valid.length
       ? await kind.write(trx, { codAzienda: job.cod_azienda, actor: job.created_by, importId: job.id }, valid)
@@ -79,12 +101,12 @@ async function writeBatch(db: Knex, job: ImportJobRow, kind: ImportKind<unknown>
     const all = [...errors, ...written.errors];
     await saveErrors(trx, job, all);
     await trx('import_jobs').where({ id: job.id }).update({
-      righe_lette: trx.raw('righe_lette + ?', [batch.length]),
+      righe_lette: trx.raw('righe_lette + ?', [rowsRead]),
       righe_valide: trx.raw('righe_valide + ?', [valid.length - new Set(written.errors.map((e) => e.riga)).size]),
       righe_importate: trx.raw('righe_importate + ?', [written.imported]),
       righe_gia_presenti: trx.raw('righe_gia_presenti + ?', [written.skipped]),
       righe_errate: trx.raw('righe_errate + ?', [new Set(all.map((e) => e.riga)).size]),
-      prossima_riga: batch[batch.length - 1]!.riga + 1,
+      prossima_riga: nextRow,
     });
   });
 }
