@@ -68,7 +68,8 @@ async function dropForLoad(owner: Knex, tables: string[]): Promise<() => Promise
     await owner.transaction(async (trx) => {
       await trx.raw("set local maintenance_work_mem = '1GB'");
       for (const c of constraints.filter((x) => !x.def.startsWith('FOREIGN'))) await trx.raw(`alter table ${c.tbl} add constraint ${c.name} ${c.def}`);
-      for (const i of indexes) await trx.raw(i.def);
+      // pg_get_indexdef names a partitioned table's index ON ONLY (the parent alone): build it on every partition.
+      for (const i of indexes) await trx.raw(i.def.replace(' ON ONLY ', ' ON '));
       for (const c of constraints.filter((x) => x.def.startsWith('FOREIGN'))) await trx.raw(`alter table ${c.tbl} add constraint ${c.name} ${c.def}`);
     });
   };
