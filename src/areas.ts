@@ -6,6 +6,8 @@ import { casesArea } from './domains/cases/area';
 import { cddArea } from './domains/cdd/area';
 import { eddArea } from './domains/edd/area';
 import { esignArea } from './domains/esign/area';
+import { exportsArea } from './domains/exports/area';
+import { importsArea } from './domains/imports/area';
 import { movementsArea } from './domains/movements/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
@@ -31,8 +33,11 @@ export const AREAS: readonly AreaDefinition[] = [
   screeningArea,
   esignArea,
   onboardingArea,
+  // Before records: /anagrafe/importa would otherwise be taken for a customer by /anagrafe/:codAnagrafe.
+  importsArea,
   recordsArea,
   cddArea,
   eddArea,
   movementsArea,
+  exportsArea,
 ];

@@ -117,6 +117,8 @@ export interface Config {
   onboardingDefaultAzienda: string | undefined;
   /** Largest accepted upload, in bytes. */
   uploadMaxBytes: number;
+  /** Largest file a bulk import accepts (CSV or XLSX of customers, relationships, movements). */
+  importMaxBytes: number;
   mail: MailConfig;
 }
 
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
     onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (seedDemo ? 'DEMO' : undefined),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),
+    importMaxBytes: Number(env.IMPORT_MAX_BYTES ?? 50 * 1024 * 1024),
     mail: {
       smtpUrl: env.SMTP_URL || undefined,
       smtpHost: env.SMTP_HOST || undefined,

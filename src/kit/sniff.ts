@@ -9,7 +9,7 @@ export type Sniffed<M extends string> = { ok: true; mime: M; ext: string } | { o
  */
 export async function sniffUpload<M extends string>(bytes: Buffer, accepted: readonly M[], declaredMime?: string): Promise<Sniffed<M>> {
   const t = await fileTypeFromBuffer(bytes);
-  if (!t || !(accepted as readonly string[]).includes(t.mime)) return { ok: false, reason: 'type' };
+  if (!t || !(accepted as readonly string[]).includes(t.mime)) return { ok: false, reason: 'type', ...(t ? { detected: t.mime } : {}) };
   if (declaredMime && declaredMime !== 'application/octet-stream' && declaredMime !== t.mime) return { ok: false, reason: 'declared', detected: t.mime };
   return { ok: true, mime: t.mime as M, ext: t.ext };
 }

@@ -47,6 +47,14 @@ export class TestClient {
   patch<T = any>(path: string, json?: unknown) { return this.request<T>('PATCH', path, { json: json ?? {} }); }
   delete<T = any>(path: string) { return this.request<T>('DELETE', path, { json: {} }); }
 
+  /** A binary answer (an XLSX export) as bytes, with the session's cookies. */
+  async getBytes(path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(this.baseUrl + path, { headers, redirect: 'manual' });
+    return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+  }
+
   /** The CSRF token a page embeds for its forms (read from any page's hidden input). */
   async csrfToken(path = '/login'): Promise<string> {
     const page = await this.get(path, { accept: 'text/html' });

@@ -158,6 +158,10 @@ export const LIST_SEEDS: Record<string, Seed> = {
       case when i % 4 >= 2 then 'seed-b' end, case when i % 4 >= 2 then now() end, case when i % 4 = 3 then now() end,
       'edd:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
     from generate_series(1, :n) i, (select count(*) from c) ensure_customers_first`),
+  imports: perTenant(`insert into import_jobs (id, cod_azienda, tipo, formato, nome_file, sha256, dimensione, stato, workflow_id, created_by, created_at)
+    select gen_random_uuid(), :tenant, (array['clienti','rapporti','movimenti'])[1 + i % 3], 'csv', 'file-' || i || '.csv', md5(i::text) || md5(i::text), 1000 + i,
+      (array['in_coda','in_corso','completato','fallito'])[1 + i % 4], 'import:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute'
+    from generate_series(1, :n) i`),
 };
 
 /**

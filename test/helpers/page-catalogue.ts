@@ -142,6 +142,13 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   // A customer registered through the records form, then edited (a history of two versions).
   const customer = await seedCustomer(coApi);
   const cdd = await seedCddPages(env, tenant, analystApi);
+  // A finished customer import with row errors (the progress page shows counts and the report link).
+  const importId = randomUUID();
+  await env.ownerDb('import_jobs').insert({
+    id: importId, cod_azienda: tenant, tipo: 'clienti', formato: 'csv', nome_file: 'clienti-gennaio.csv', sha256: 'a'.repeat(64), dimensione: 2048,
+    stato: 'completato', righe_lette: 120, righe_valide: 117, righe_importate: 110, righe_gia_presenti: 7, righe_errate: 3,
+    workflow_id: `import:${tenant}:${importId}`, created_by: analyst.username, started_at: new Date(), finished_at: new Date(),
+  });
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -188,6 +195,8 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'onboarding-caso', path: `/admin/onboarding/cases/${review.caseId}`, visitor: staff(co) },
     { name: 'firma-staff', path: `/esign/ceremony/${ceremony.body.id}`, visitor: staff(co) },
     { name: 'ricevuta-firma', path: `/esign/receipt/${signed.id}`, visitor: staff(co) },
+    { name: 'anagrafe-importa', path: '/anagrafe/importa', visitor: staff(analyst) },
+    { name: 'anagrafe-importa-dettaglio', path: `/anagrafe/importa/${importId}`, visitor: staff(analyst) },
     { name: 'audit-eventi', path: '/audit/eventi', visitor: staff(auditor) },
     { name: 'audit-verifica', path: '/audit/verifica', visitor: staff(auditor) },
     { name: 'notifiche', path: '/notifiche', visitor: staff(co) },

@@ -53,6 +53,12 @@ export const AUDIT_ACTION_LABELS = {
   'screening.rescreen.completed': 'Nuovo screening dei clienti completato',
   'screening.rescreen.failed': 'Nuovo screening dei clienti non riuscito',
 
+  // Exports and imports
+  'export.completed': 'Elenco esportato',
+  'import.created': 'Importazione avviata',
+  'import.completed': 'Importazione completata',
+  'import.failed': 'Importazione non riuscita',
+
   // Onboarding
   'onboarding.create': 'Pratica aperta',
   'onboarding.edit': 'Modifica del cliente',

@@ -5,7 +5,7 @@ import { casesHome } from './cases.home';
 import { STAFF_READ } from '../../kit/roles';
 import { registerCasePages } from './cases.pages';
 import { registerCaseRoutes } from './cases.routes';
-import { casesList } from './cases.list';
+import { casesListWithExport } from './cases.export';
 
 /** Investigation cases: one durable workflow per case. */
 export const casesArea = defineArea({
@@ -14,7 +14,7 @@ export const casesArea = defineArea({
   routes: [registerCaseRoutes, registerCasePages],
   activities: createCaseActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/case/case.workflow.ts', import.meta.url))],
-  lists: [casesList],
+  lists: [casesListWithExport],
   navigation: [{ section: 'Indagini', label: 'Casi', href: '/casi', roles: STAFF_READ, order: 10 }],
   home: casesHome,
 });

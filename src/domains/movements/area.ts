@@ -1,5 +1,5 @@
 import { defineArea } from '../../kit/area';
-import { movementsList } from './movements.list';
+import { movementsListWithExport } from './movements.export';
 import { registerMovementRoutes } from './movements.routes';
 
 /** Movements of the customers' relationships: the API and the reads the customer file and the import use. */
@@ -7,5 +7,5 @@ export const movementsArea = defineArea({
   name: 'movements',
   label: 'Movimenti',
   routes: [registerMovementRoutes],
-  lists: [movementsList],
+  lists: [movementsListWithExport],
 });

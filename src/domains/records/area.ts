@@ -2,7 +2,7 @@ import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { anagrafeHome } from './anagrafe.home';
 import { registerAnagrafePages } from './anagrafe.pages';
-import { RECORDS_LISTS } from './records.lists';
+import { RECORDS_EXPORTED_LISTS } from './records.exports';
 import { registerRecordsRoutes } from './records.routes';
 
 /**
@@ -14,7 +14,7 @@ export const recordsArea = defineArea({
   name: 'records',
   label: 'Anagrafe',
   routes: [registerRecordsRoutes, registerAnagrafePages],
-  lists: RECORDS_LISTS,
+  lists: RECORDS_EXPORTED_LISTS,
   navigation: [{ section: 'Clienti', label: 'Anagrafe', href: '/anagrafe', roles: STAFF_READ, order: 10 }],
   home: anagrafeHome,
 });

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { z } from 'zod';
+import type { Role } from '../roles';
 
 /**
  * The type of a sort key's values, so a cursor's values are checked before they reach SQL
@@ -63,6 +65,27 @@ export interface ListDefinition<F extends Record<string, unknown> = Record<strin
   /** Free-text search: `like` is the escaped '%term%' pattern. */
   search?: { apply: (qb: Knex.QueryBuilder, like: string, term: string) => void; sample: string };
   limit: { default: number; max: number };
+  /** How the list is exported (GET /api/export/<name>, CSV or XLSX); a list without it is not exported. */
+  export?: ListExport;
+}
+
+/**
+ * A list's export: the same readers and filters as the list's own route, and the Italian column
+ * headers. Only tenant lists are exported (the export reads in the caller's active tenant).
+ */
+export interface ListExport {
+  /** The name in GET /api/export/<entity> (default: the list's name). */
+  entity?: string;
+  /** The roles of the list's route: whoever may read the list may export it, nobody else. */
+  roles: readonly Role[];
+  /** The list route's zod query (its filters, q and sort; limit, offset and cursor are ignored), as a thunk: the schema usually imports the list. */
+  query: () => z.ZodType;
+  /** Exported columns in order, with their Italian headers; a column not named here is not exported. */
+  columns: Readonly<Record<string, string>>;
+  /** Italian labels of coded values, per column (stato 'open' -> 'Aperto'); a code without a label is exported as is. */
+  values?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** What the list's route does to the parsed query for its caller (`assegnatario=me` -> the caller's id). */
+  forCaller?: (query: Record<string, unknown>, codUtente: string) => Record<string, unknown>;
 }
 
 /** Identity with inference: a list is declared once, next to its area's repo. */

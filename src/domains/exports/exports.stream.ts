@@ -1,0 +1,70 @@
+import type { Writable } from 'node:stream';
+import type { Deps } from '../../deps';
+import { withTenant } from '../../db/tenant';
+import { tenantScope, walkList, type ListDefinition, type ListExport, type ListRequest } from '../../kit/list';
+import { appendAudit } from '../audit';
+import { csvWriter, drained, xlsxWriter, type ExportFormat, type TableWriter } from './export-writers';
+
+export interface ExportJob {
+  def: ListDefinition & { export: ListExport };
+  codAzienda: string;
+  actor: string;
+  formato: ExportFormat;
+  /** The list's parsed query (filters, q, sort). */
+  request: Record<string, unknown>;
+  /** The filters as the caller gave them, for the audit event. */
+  filters: Record<string, unknown>;
+  out: Writable;
+  pageSize: number;
+}
+
+/** What the audit event keeps of the query: the filters, not the paging. */
+const auditedFilters = (f: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(f).filter(([k, v]) => !['limit', 'offset', 'cursor'].includes(k) && v !== undefined && v !== ''));
+
+/**
+ * Reads the first page now (so a refused filter is still an error answer, not a broken file), then,
+ * on `finish()`, writes the file page by page: a page is read only once the stream has drained, so a
+ * slow client slows the reads and memory stays at about one page. The audit event (who, which list,
+ * which filters, how many rows, whether the file was written to the end) follows the last row.
+ */
+export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: () => void }> {
+  const { def, codAzienda, actor, out } = job;
+  const read = <T>(fn: (db: import('knex').Knex) => Promise<T>) => withTenant(deps.db, { codAzienda, actor }, fn);
+  const pages = walkList<Record<string, unknown>>(read, def, tenantScope(codAzienda), job.request as unknown as ListRequest, job.pageSize);
+  const first = await pages.next();
+  const columns = Object.keys(def.export.columns);
+  const cell = (row: Record<string, unknown>, c: string) => {
+    const v = row[c];
+    const labels = def.export.values?.[c];
+    return labels && typeof v === 'string' ? labels[v] ?? v : v;
+  };
+  const write = async () => {
+    let rows = 0;
+    let complete = false;
+    try {
+      const writer: TableWriter = job.formato === 'xlsx' ? await xlsxWriter(out, def.name) : csvWriter(out);
+      writer.header(columns.map((c) => def.export.columns[c]!));
+      for (let page = first; !page.done; page = await pages.next()) {
+        for (const row of page.value) writer.row(columns.map((c) => cell(row, c)));
+        rows += page.value.length;
+        await drained(out);
+        if (out.destroyed) break;
+      }
+      if (!out.destroyed) {
+        await writer.end();
+        complete = true;
+      }
+    } catch (err) {
+      deps.logger.error({ err, list: def.name, codAzienda }, 'export failed mid-file');
+      out.destroy(err as Error);
+    } finally {
+      await pages.return(undefined);
+      await withTenant(deps.db, { codAzienda, actor }, (trx) => appendAudit(trx, {
+        codAzienda, actor, action: 'export.completed', entityType: 'export', entityId: def.name,
+        data: { elenco: def.name, formato: job.formato, filtri: auditedFilters(job.filters), righe: rows, completo: complete },
+      })).catch((err: unknown) => deps.logger.error({ err, list: def.name, codAzienda }, 'export audit failed'));
+    }
+  };
+  return { finish: () => { void write(); } };
+}

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { csvField, csvLine } from '../../src/lib/csv';
+import { parseAmount, parseBool, parseCountry, parseDate } from '../../src/domains/imports/import-values';
+import { normaliseHeader } from '../../src/domains/imports/import-reader';
+
+const value = <T>(c: { ok: true; value: T } | { ok: false; messaggio: string }) => (c.ok ? c.value : `ERR ${c.messaggio}`);
+
+describe('import cell checks', () => {
+  it('reads dates as Italian and ISO writing has them, checked on the calendar', () => {
+    assert.equal(value(parseDate('01/02/2024')), '2024-02-01');
+    assert.equal(value(parseDate('1.2.2024')), '2024-02-01');
+    assert.equal(value(parseDate('2024-02-29')), '2024-02-29');
+    assert.match(String(value(parseDate('29/02/2023'))), /^ERR Data inesistente/);
+    assert.match(String(value(parseDate('2024/02/01'))), /^ERR Data non valida/);
+    assert.match(String(value(parseDate('31-04-2024'))), /^ERR Data inesistente/);
+  });
+
+  it('reads amounts with either decimal separator and thousands, positive, two decimals at most', () => {
+    assert.equal(value(parseAmount('1.234,56')), '1234.56');
+    assert.equal(value(parseAmount('1,234.56')), '1234.56');
+    assert.equal(value(parseAmount('1234,5')), '1234.50');
+    assert.equal(value(parseAmount('1234.56')), '1234.56');
+    assert.equal(value(parseAmount('€ 10')), '10.00');
+    assert.equal(value(parseAmount('1.234.567')), '1234567.00');
+    for (const bad of ['-5', '0', '0,00', '12,345,6', '1.234.56,7', 'dieci', '1,2,3', '1.234,567']) {
+      assert.match(String(value(parseAmount(bad))), /^ERR /, bad);
+    }
+  });
+
+  it('checks countries against ISO 3166 and flags in Italian or English', () => {
+    assert.equal(value(parseCountry(' it ')), 'IT');
+    assert.match(String(value(parseCountry('XX'))), /^ERR Paese non valido/);
+    assert.equal(value(parseBool('Sì')), true);
+    assert.equal(value(parseBool('no')), false);
+    assert.match(String(value(parseBool('forse'))), /^ERR /);
+  });
+
+  it('compares headers loosely', () => {
+    assert.equal(normaliseHeader(' Data Operazione '), 'data_operazione');
+    assert.equal(normaliseHeader('Nazionalità'), 'nazionalita');
+    assert.equal(normaliseHeader('CODICE-FISCALE'), 'codice_fiscale');
+  });
+});
+
+describe('CSV writing (RFC 4180)', () => {
+  it('quotes what needs quoting and doubles quotes; CRLF line ends', () => {
+    assert.equal(csvLine(['a', 'b,c', 'd"e', 'f\ng', null, 3, true]), 'a,"b,c","d""e","f\ng",,3,true\r\n');
+    assert.equal(csvField(' spazio'), '" spazio"');
+    assert.equal(csvField(new Date('2026-01-02T03:04:05Z')), '2026-01-02T03:04:05.000Z');
+    assert.equal(csvField({ a: 1 }), '"{""a"":1}"');
+  });
+
+  it('neutralises formulas, keeps negative numbers', () => {
+    assert.equal(csvField('=SUM(A1:A2)'), "'=SUM(A1:A2)");
+    assert.equal(csvField('@cmd'), "'@cmd");
+    assert.equal(csvField('-12.5'), '-12.5');
+    assert.equal(csvField(-12.5), '-12.5');
+  });
+});
