@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import { withTenant } from '../../src/db/tenant';
@@ -23,7 +24,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
   it('walks the customer records journey', async () => {
     const tenant = await env.createTenant();
     const co = await env.createUser({ tenant, roles: ['co'] });
-    const ctx = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1440, height: 900 } });
+    const ctx = await browser.newContext({ acceptDownloads: true, locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1440, height: 900 } });
     const page = await ctx.newPage();
     await signInWithTotp(page, env.baseUrl, co);
 
@@ -104,6 +105,20 @@ describe('browser: create a customer, edit it, read its history, open its file',
     assert.match(await page.locator('#anagrafe-tabella tbody tr').innerText(), /Officine Meccaniche Padane/);
     await screenshot(page, 'anagrafe-06-elenco');
     assert.deepEqual(await seriousA11yViolations(page), []);
+
+    // 5. The filtered list exported to Excel: the file downloaded and read back holds the rows on screen.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-export="xlsx"]').click()]);
+    assert.match(download.suggestedFilename(), /\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path())!);
+    const sheet = book.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1);
+    assert.ok(header.includes('Denominazione') && header.includes('Classe di rischio'), `Italian headers: ${header.join(', ')}`);
+    assert.equal(sheet.actualRowCount, 2, 'the header and the one customer of class alto');
+    const row = (sheet.getRow(2).values as unknown[]).slice(1);
+    assert.ok(row.some((v) => String(v).startsWith('Officine Meccaniche Padane')), `row: ${row.join(', ')}`);
+    assert.ok(row.includes('No'), 'PEP as the page says it');
+    assert.ok(row.includes('Alto'), 'the class as the page names it');
     await ctx.close();
   });
 });

@@ -37,6 +37,8 @@ export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: (
   const cell = (row: Record<string, unknown>, c: string) => {
     const v = row[c];
     const labels = def.export.values?.[c];
+    // A yes/no column reads as the pages write it (a spreadsheet's TRUE/FALSE is not Italian).
+    if (typeof v === 'boolean') return v ? 'Sì' : 'No';
     return labels && typeof v === 'string' ? labels[v] ?? v : v;
   };
   const write = async () => {

@@ -65,7 +65,9 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
       q: q.q ?? '', tipo: q.tipo ?? '', classe_rischio: q.classe_rischio ?? '', stato: q.stato ?? '',
       pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', sort: q.sort,
     };
-    return { result, filters, labels: PAGE_LABELS, countries: COUNTRY_OPTIONS, canCreate: hasRole(user(ctx), WRITERS) };
+    // The export answers with the same filters as the list on screen (GET /api/export/anagrafe).
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+    return { result, filters, exportQuery, labels: PAGE_LABELS, countries: COUNTRY_OPTIONS, canCreate: hasRole(user(ctx), WRITERS) };
   };
 
   router.get('/anagrafe', staff(STAFF_READ), async (ctx) => {
