@@ -66,7 +66,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
       pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', sort: q.sort,
     };
     // The export answers with the same filters as the list on screen (GET /api/export/anagrafe).
-    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
     return { result, filters, exportQuery, labels: PAGE_LABELS, countries: COUNTRY_OPTIONS, canCreate: hasRole(user(ctx), WRITERS) };
   };
 
