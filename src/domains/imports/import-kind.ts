@@ -12,6 +12,8 @@ export interface ImportColumn {
   required: boolean;
   /** What the column holds, in Italian (the upload page lists the columns). */
   description: string;
+  /** The codes the column accepts, written in the file as they are (shown as code, not as prose). */
+  values?: readonly string[];
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; errors: Omit<RowError, 'riga'>[] };

@@ -18,7 +18,7 @@ const oneOf = <T extends string>(list: readonly T[], what: string) => (raw: stri
 export const customersKind: ImportKind<CustomerFields> = {
   tipo: 'clienti',
   columns: [
-    { name: 'tipo_soggetto', required: true, description: 'persona_fisica, ditta_individuale o societa' },
+    { name: 'tipo_soggetto', required: true, description: 'Tipo di soggetto', values: ['persona_fisica', 'ditta_individuale', 'societa'] },
     { name: 'denominazione', required: false, description: 'Ragione sociale (società e ditte; per le persone si ricava da nome e cognome)' },
     { name: 'nome', required: false, description: 'Nome (persone fisiche e ditte individuali)' },
     { name: 'cognome', required: false, description: 'Cognome (persone fisiche e ditte individuali)' },
@@ -34,7 +34,7 @@ export const customersKind: ImportKind<CustomerFields> = {
     { name: 'telefono', required: false, description: 'Telefono' },
     { name: 'attivita', required: false, description: 'Attività economica o professione' },
     { name: 'pep', required: false, description: 'Persona politicamente esposta: sì o no' },
-    { name: 'classe_rischio', required: false, description: 'basso, medio, medio_alto o alto' },
+    { name: 'classe_rischio', required: false, description: 'Classe di rischio', values: ['basso', 'medio', 'medio_alto', 'alto'] },
   ],
   parse(values): Parsed<CustomerFields> {
     const { take, errors } = rowChecker(values);

@@ -26,7 +26,7 @@ export const movementsKind: ImportKind<MovementRow> = {
     { name: 'importo', required: true, description: 'Importo positivo (1234,56 o 1234.56)' },
     { name: 'valuta', required: false, description: 'Valuta ISO a tre lettere (predefinita EUR)' },
     { name: 'importo_eur', required: false, description: 'Controvalore in euro (obbligatorio per le valute estere)' },
-    { name: 'segno', required: true, description: 'entrata o uscita' },
+    { name: 'segno', required: true, description: 'Segno del movimento', values: ['entrata', 'uscita'] },
     { name: 'causale', required: false, description: 'Causale' },
     { name: 'canale', required: false, description: 'Canale (sportello, home banking, ATM...)' },
     { name: 'contanti', required: false, description: 'Operazione in contanti: sì o no' },
