@@ -13,6 +13,7 @@ import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
 import { recordsArea } from './domains/records/area';
+import { riskArea } from './domains/risk/area';
 import { screeningArea } from './domains/screening/area';
 import { systemArea } from './domains/system/area';
 
@@ -38,6 +39,7 @@ export const AREAS: readonly AreaDefinition[] = [
   recordsArea,
   cddArea,
   eddArea,
+  riskArea,
   movementsArea,
   exportsArea,
 ];

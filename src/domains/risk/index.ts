@@ -1,0 +1,2 @@
+// The risk area's public surface: what onboarding, records, CDD, cases and the pages use.
+export * from './risk.types';
