@@ -1,4 +1,4 @@
-import { DEFAULT_BUDGET, FORBIDDEN_SEGMENTS, MAX_DEPTH } from './condition.limits';
+import { DEFAULT_BUDGET, FORBIDDEN_SEGMENTS, MAX_DEPTH, OPERATORI } from './condition.limits';
 import { aggregateKey, loadedAggregate } from './condition.keys';
 import type { Aggregato, Condizione, EsitoCondizione, Lettura, Operatore, Valore } from './condition.types';
 
@@ -65,6 +65,8 @@ export const COSTI = { nodo: 1, segmento: 1, aggregato: 2, rapporto_dichiarato: 
 export const DEFAULT_DECLARED_FIELD = 'dichiarato.volume_annuo_eur';
 const DAYS_PER_YEAR = 365;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORI);
 
 type Scalar = string | number | boolean;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -134,6 +136,7 @@ export function evaluateCondition(c: Condizione, ctx: ContestoCondizione): Esito
     || (typeof a === 'string' && typeof b === 'string' && ISO_DAY.test(a) && ISO_DAY.test(b));
 
   const compare = (v: unknown, op: Operatore, valore: Valore | undefined): boolean => {
+    if (!KNOWN_OPERATORS.has(op)) throw new ConditionEvaluationError('condizione_non_valida', `unknown operator: ${String(op)}`);
     const absent = v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
     if (op === 'exists') return !absent;
     if (op === 'not_exists') return absent;
