@@ -84,6 +84,14 @@ function normalisedSet<K extends object>(cache: WeakMap<K, ReadonlySet<Scalar>>,
   return set;
 }
 
+/** Aggregate keys by node: a rule set is evaluated for every customer of a run, its nodes stay the same objects. */
+const keyCache = new WeakMap<Aggregato, { loaded: string; own: string }>();
+function keysOf(a: Aggregato) {
+  let k = keyCache.get(a);
+  if (!k) { k = { loaded: aggregateKey(loadedAggregate(a)), own: aggregateKey(a) }; keyCache.set(a, k); }
+  return k;
+}
+
 export function evaluateCondition(c: Condizione, ctx: ContestoCondizione): EsitoCondizione {
   const budget = ctx.budget ?? DEFAULT_BUDGET;
   const reads = new Map<string, unknown>();
@@ -108,7 +116,8 @@ export function evaluateCondition(c: Condizione, ctx: ContestoCondizione): Esito
 
   const readAggregate = (a: Aggregato): number | null => {
     charge(COSTI.aggregato);
-    const key = aggregateKey(loadedAggregate(a));
+    const keys = keysOf(a);
+    const key = keys.loaded;
     const raw = Object.prototype.hasOwnProperty.call(ctx.aggregati, key) ? ctx.aggregati[key] : undefined;
     const value = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
     record(`aggregato:${key}`, value);
@@ -117,7 +126,7 @@ export function evaluateCondition(c: Condizione, ctx: ContestoCondizione): Esito
     const declared = readField(ctx.campoDichiarato ?? DEFAULT_DECLARED_FIELD);
     const ratio = value !== null && typeof declared === 'number' && Number.isFinite(declared) && declared > 0
       ? (value * DAYS_PER_YEAR / a.finestra_giorni) / declared : null;
-    record(`aggregato:${aggregateKey(a)}`, ratio);
+    record(`aggregato:${keys.own}`, ratio);
     return ratio;
   };
 
