@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { z } from 'zod';
 import {
   aggregateKey, ConditionBudgetError, ConditionEvaluationError, conditionSchema, conditionSchemaWith, describeCondition, evaluateCondition,
   MAX_NODES, requiredAggregates, validateCondition, type Aggregato, type Condizione,
@@ -85,6 +86,9 @@ describe('condition language: schema', () => {
     assert.deepEqual(paths({ tutti: [{ campo: 'cliente.pep', op: 'eq', valore: true }, { campo: 'cliente.pepp', op: 'eq', valore: true }] }, o), ['tutti.1.campo']);
     assert.deepEqual(paths({ campo: 'cliente.pep', op: 'in', valore: { lista: 'basso' } }, o), ['valore.lista']);
     assert.deepEqual(paths({ aggregato: { fn: 'count', finestra_giorni: 30, paesi_controparte: { lista: 'basso' } }, op: 'gt', valore: 0 }, o), ['aggregato.paesi_controparte.lista']);
+    const body = z.object({ condizione: conditionSchema }).safeParse({ condizione: { tutti: [{ campo: 'a', op: 'exists' }, { campo: 'b', op: 'exists' }, { campo: 'c', op: 'like' }] } });
+    assert.deepEqual(body.error!.issues.map((i) => i.path.join('.')), ['condizione.tutti.2.op'], 'nested in a body, the path as a route answers it');
+    assert.equal(z.object({ condizione: conditionSchema }).safeParse({}).success, false, 'a missing condition');
     const r = conditionSchemaWith(o).safeParse({ campo: 'cliente.x', op: 'exists' });
     assert.equal(r.success, false);
     assert.deepEqual(r.error!.issues.map((i) => [i.path.join('.'), i.message]), [['campo', 'Campo sconosciuto: cliente.x']]);
