@@ -106,6 +106,25 @@ function planOf(a: Aggregato, oggi: string, liste: Readonly<Record<string, Reado
 
 const toNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/** The batch statement: one row per subject with movements, the columns c0..cN in the plans' order. */
+export function aggregatesStatement(
+  codAzienda: string, batch: readonly string[], aggregati: readonly Aggregato[], oggi: string,
+  liste: Readonly<Record<string, ReadonlySet<string>>> = {},
+): { sql: string; bindings: Knex.Value[]; plans: Plan[] } {
+  assertDay(oggi);
+  const unique = new Map<string, Aggregato>();
+  for (const a of aggregati) { const l = loadedAggregate(a); unique.set(aggregateKey(l), l); }
+  const planned = [...unique.values()].map((a) => planOf(a, oggi, liste));
+  const earliest = planned.reduce((min, p) => (p.earliest < min ? p.earliest : min), oggi);
+  const columns = planned.flatMap(({ plan }) => plan.columns);
+  const select = ['cod_anagrafe', ...columns.map((c, i) => `${c.sql} as c${i}`)].join(',\n  ');
+  return {
+    sql: `select ${select}\nfrom movimenti\nwhere cod_azienda = ? and cod_anagrafe = any(?::text[])\n  and data_operazione > ?::date and data_operazione <= ?::date\ngroup by cod_anagrafe`,
+    bindings: [...columns.flatMap((c) => c.bindings), codAzienda, batch as unknown as Knex.Value, earliest, oggi],
+    plans: planned.map(({ plan }) => plan),
+  };
+}
+
 /**
  * The aggregates for each subject of the batch (every subject given gets a record, with every key).
  * Runs inside the caller's tenant transaction (withTenant): RLS confines it to the tenant too.
@@ -117,32 +136,22 @@ export async function movementAggregates(
   assertDay(oggi);
   const subjects = [...new Set(codAnagrafe)];
   const result = new Map<string, AggregateValues>();
-  const unique = new Map<string, Aggregato>();
-  for (const a of aggregati) { const l = loadedAggregate(a); unique.set(aggregateKey(l), l); }
-  const plans = [...unique.values()].map((a) => planOf(a, oggi, liste));
-  const empty = () => Object.fromEntries(plans.map(({ plan }) => [plan.key, plan.value(plan.columns.map(() => null))]));
-  if (plans.length === 0) {
+  if (aggregati.length === 0) {
     for (const s of subjects) result.set(s, {});
     return result;
   }
-  const earliest = plans.reduce((min, p) => (p.earliest < min ? p.earliest : min), oggi);
-  const columns = plans.flatMap(({ plan }) => plan.columns);
-  const select = columns.map((c, i) => `${c.sql} as c${i}`).join(',\n  ');
-  const sql = `select cod_anagrafe,\n  ${select}\nfrom movimenti\nwhere cod_azienda = ? and cod_anagrafe = any(?::text[])\n  and data_operazione > ?::date and data_operazione <= ?::date\ngroup by cod_anagrafe`;
-
   for (let i = 0; i < subjects.length; i += SUBJECTS_PER_QUERY) {
     const batch = subjects.slice(i, i + SUBJECTS_PER_QUERY);
-    const bindings: Knex.Value[] = [...columns.flatMap((c) => c.bindings), codAzienda, batch as unknown as Knex.Value, earliest, oggi];
-    const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(sql, bindings);
-    for (const row of rows) {
+    const { sql, bindings, plans } = aggregatesStatement(codAzienda, batch, aggregati, oggi, liste);
+    const valuesOf = (row: Record<string, unknown> | undefined): AggregateValues => {
       let n = 0;
       const values: AggregateValues = {};
-      for (const { plan } of plans) {
-        values[plan.key] = plan.value(plan.columns.map(() => toNumber(row[`c${n++}`])));
-      }
-      result.set(row.cod_anagrafe as string, values);
-    }
-    for (const s of batch) if (!result.has(s)) result.set(s, empty());
+      for (const plan of plans) values[plan.key] = plan.value(plan.columns.map(() => (row ? toNumber(row[`c${n++}`]) : null)));
+      return values;
+    };
+    const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(sql, bindings);
+    for (const row of rows) result.set(row.cod_anagrafe as string, valuesOf(row));
+    for (const s of batch) if (!result.has(s)) result.set(s, valuesOf(undefined));
   }
   return result;
 }

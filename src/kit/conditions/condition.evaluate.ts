@@ -1,4 +1,4 @@
-import { DEFAULT_BUDGET, FORBIDDEN_SEGMENTS, MAX_DEPTH } from './condition.limits';
+import { DEFAULT_BUDGET, FORBIDDEN_SEGMENTS, MAX_DEPTH, OPERATORI } from './condition.limits';
 import { aggregateKey, loadedAggregate } from './condition.keys';
 import type { Aggregato, Condizione, EsitoCondizione, Lettura, Operatore, Valore } from './condition.types';
 
@@ -66,6 +66,8 @@ export const DEFAULT_DECLARED_FIELD = 'dichiarato.volume_annuo_eur';
 const DAYS_PER_YEAR = 365;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORI);
+
 type Scalar = string | number | boolean;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const norm = (v: Scalar): Scalar => (typeof v === 'string' ? v.toUpperCase() : v);
@@ -82,120 +84,145 @@ function normalisedSet<K extends object>(cache: WeakMap<K, ReadonlySet<Scalar>>,
   return set;
 }
 
-export function evaluateCondition(c: Condizione, ctx: ContestoCondizione): EsitoCondizione {
-  const budget = ctx.budget ?? DEFAULT_BUDGET;
-  const reads = new Map<string, unknown>();
-  let costo = 0;
-  const charge = (n: number) => {
-    costo += n;
-    if (costo > budget) throw new ConditionBudgetError(costo, budget);
-  };
-  const record = (path: string, valore: unknown) => { if (!reads.has(path)) reads.set(path, valore); };
+/** Aggregate keys by node: a rule set is evaluated for every customer of a run, its nodes stay the same objects. */
+const keyCache = new WeakMap<Aggregato, { loaded: string; own: string }>();
+function keysOf(a: Aggregato) {
+  let k = keyCache.get(a);
+  if (!k) { k = { loaded: aggregateKey(loadedAggregate(a)), own: aggregateKey(a) }; keyCache.set(a, k); }
+  return k;
+}
 
-  const readField = (path: string): unknown => {
-    const segments = path.split('.');
-    charge(segments.length * COSTI.segmento);
-    let v: unknown = ctx.dati;
-    for (const s of segments) {
-      if (FORBIDDEN_SEGMENTS.has(s) || typeof v !== 'object' || v === null || !Object.prototype.hasOwnProperty.call(v, s)) { v = undefined; break; }
-      v = (v as Record<string, unknown>)[s];
-    }
-    record(path, v === undefined ? null : v);
-    return v;
-  };
+/**
+ * One evaluation's state. The steps are module functions over it rather than closures made per
+ * call: a run evaluates millions of conditions, and the loader (tsx) names every closure it makes.
+ */
+interface State {
+  ctx: ContestoCondizione;
+  budget: number;
+  costo: number;
+  reads: Map<string, unknown>;
+}
 
-  const readAggregate = (a: Aggregato): number | null => {
-    charge(COSTI.aggregato);
-    const key = aggregateKey(loadedAggregate(a));
-    const raw = Object.prototype.hasOwnProperty.call(ctx.aggregati, key) ? ctx.aggregati[key] : undefined;
-    const value = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
-    record(`aggregato:${key}`, value);
-    if (a.fn !== 'ratio_declared') return value;
-    charge(COSTI.rapporto_dichiarato);
-    const declared = readField(ctx.campoDichiarato ?? DEFAULT_DECLARED_FIELD);
-    const ratio = value !== null && typeof declared === 'number' && Number.isFinite(declared) && declared > 0
-      ? (value * DAYS_PER_YEAR / a.finestra_giorni) / declared : null;
-    record(`aggregato:${aggregateKey(a)}`, ratio);
-    return ratio;
-  };
+function charge(st: State, n: number) {
+  st.costo += n;
+  if (st.costo > st.budget) throw new ConditionBudgetError(st.costo, st.budget);
+}
 
-  const setOf = (valore: Valore | undefined): ReadonlySet<Scalar> => {
-    if (Array.isArray(valore)) return normalisedSet(literalSets, valore, valore);
-    if (isRecord(valore) && typeof valore.lista === 'string') {
-      const list = Object.prototype.hasOwnProperty.call(ctx.liste, valore.lista) ? ctx.liste[valore.lista] : undefined;
-      if (!list) throw new ConditionEvaluationError('lista_sconosciuta', `unknown list: ${valore.lista}`);
-      return normalisedSet(listSets, list, list);
-    }
-    throw new ConditionEvaluationError('condizione_non_valida', 'in/not_in/intersects need an array or { lista }');
-  };
+function record(st: State, path: string, valore: unknown) { if (!st.reads.has(path)) st.reads.set(path, valore); }
 
-  const orderable = (a: unknown, b: unknown): boolean =>
-    (typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b))
+function readField(st: State, path: string): unknown {
+  const segments = path.split('.');
+  charge(st, segments.length * COSTI.segmento);
+  let v: unknown = st.ctx.dati;
+  for (const s of segments) {
+    if (FORBIDDEN_SEGMENTS.has(s) || typeof v !== 'object' || v === null || !Object.prototype.hasOwnProperty.call(v, s)) { v = undefined; break; }
+    v = (v as Record<string, unknown>)[s];
+  }
+  record(st, path, v === undefined ? null : v);
+  return v;
+}
+
+function readAggregate(st: State, a: Aggregato): number | null {
+  charge(st, COSTI.aggregato);
+  const keys = keysOf(a);
+  const aggregati = st.ctx.aggregati;
+  const raw = Object.prototype.hasOwnProperty.call(aggregati, keys.loaded) ? aggregati[keys.loaded] : undefined;
+  const value = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
+  record(st, `aggregato:${keys.loaded}`, value);
+  if (a.fn !== 'ratio_declared') return value;
+  charge(st, COSTI.rapporto_dichiarato);
+  const declared = readField(st, st.ctx.campoDichiarato ?? DEFAULT_DECLARED_FIELD);
+  const ratio = value !== null && typeof declared === 'number' && Number.isFinite(declared) && declared > 0
+    ? (value * DAYS_PER_YEAR / a.finestra_giorni) / declared : null;
+  record(st, `aggregato:${keys.own}`, ratio);
+  return ratio;
+}
+
+function setOf(st: State, valore: Valore | undefined): ReadonlySet<Scalar> {
+  if (Array.isArray(valore)) return normalisedSet(literalSets, valore, valore);
+  if (isRecord(valore) && typeof valore.lista === 'string') {
+    const liste = st.ctx.liste;
+    const list = Object.prototype.hasOwnProperty.call(liste, valore.lista) ? liste[valore.lista] : undefined;
+    if (!list) throw new ConditionEvaluationError('lista_sconosciuta', `unknown list: ${valore.lista}`);
+    return normalisedSet(listSets, list, list);
+  }
+  throw new ConditionEvaluationError('condizione_non_valida', 'in/not_in/intersects need an array or { lista }');
+}
+
+function orderable(a: unknown, b: unknown): boolean {
+  return (typeof a === 'number' && typeof b === 'number' && Number.isFinite(a) && Number.isFinite(b))
     || (typeof a === 'string' && typeof b === 'string' && ISO_DAY.test(a) && ISO_DAY.test(b));
+}
 
-  const compare = (v: unknown, op: Operatore, valore: Valore | undefined): boolean => {
-    const absent = v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-    if (op === 'exists') return !absent;
-    if (op === 'not_exists') return absent;
-    if (v === undefined || v === null) return false;
-    switch (op) {
-      case 'eq': case 'ne': {
-        if (!(typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) return false;
-        if (!(typeof valore === 'string' || typeof valore === 'number' || typeof valore === 'boolean')) return false;
-        const equal = norm(v) === norm(valore);
-        return op === 'eq' ? equal : !equal;
-      }
-      case 'gt': case 'gte': case 'lt': case 'lte': {
-        if (!orderable(v, valore)) return false;
-        const [x, y] = [v as number | string, valore as number | string];
-        return op === 'gt' ? x > y : op === 'gte' ? x >= y : op === 'lt' ? x < y : x <= y;
-      }
-      case 'between': {
-        if (!Array.isArray(valore) || valore.length !== 2) throw new ConditionEvaluationError('condizione_non_valida', 'between needs [min, max]');
-        const [lo, hi] = valore as [unknown, unknown];
-        return orderable(v, lo) && orderable(v, hi) && (v as number | string) >= (lo as number | string) && (v as number | string) <= (hi as number | string);
-      }
-      case 'in': case 'not_in': {
-        const set = setOf(valore);
-        if (!(typeof v === 'string' || typeof v === 'number')) return false;
-        charge(COSTI.appartenenza);
-        const member = set.has(norm(v));
-        return op === 'in' ? member : !member;
-      }
-      case 'intersects': {
-        const set = setOf(valore);
-        const items: readonly unknown[] = Array.isArray(v) ? v : [v];
-        for (const x of items) {
-          charge(COSTI.elemento);
-          if ((typeof x === 'string' || typeof x === 'number') && set.has(norm(x))) return true;
-        }
-        return false;
-      }
-      default:
-        throw new ConditionEvaluationError('condizione_non_valida', `unknown operator: ${String(op)}`);
-    }
-  };
+const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
-  const visit = (node: Condizione, depth: number): boolean => {
-    charge(COSTI.nodo);
-    if (depth > MAX_DEPTH || !isRecord(node)) throw new ConditionEvaluationError('condizione_non_valida', 'not a valid condition (validate it with conditionSchema)');
-    if ('tutti' in node) {
-      if (!Array.isArray(node.tutti)) throw new ConditionEvaluationError('condizione_non_valida', 'tutti needs an array');
-      for (const child of node.tutti) if (!visit(child, depth + 1)) return false;
-      return true;
+function compare(st: State, v: unknown, op: Operatore, valore: Valore | undefined): boolean {
+  if (!KNOWN_OPERATORS.has(op)) throw new ConditionEvaluationError('condizione_non_valida', `unknown operator: ${String(op)}`);
+  const absent = v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+  if (op === 'exists') return !absent;
+  if (op === 'not_exists') return absent;
+  if (v === undefined || v === null) return false;
+  switch (op) {
+    case 'eq': case 'ne': {
+      if (!isScalar(v) || !isScalar(valore)) return false;
+      const equal = norm(v) === norm(valore);
+      return op === 'eq' ? equal : !equal;
     }
-    if ('almeno_uno' in node) {
-      if (!Array.isArray(node.almeno_uno)) throw new ConditionEvaluationError('condizione_non_valida', 'almeno_uno needs an array');
-      for (const child of node.almeno_uno) if (visit(child, depth + 1)) return true;
+    case 'gt': case 'gte': case 'lt': case 'lte': {
+      if (!orderable(v, valore)) return false;
+      const [x, y] = [v as number | string, valore as number | string];
+      return op === 'gt' ? x > y : op === 'gte' ? x >= y : op === 'lt' ? x < y : x <= y;
+    }
+    case 'between': {
+      if (!Array.isArray(valore) || valore.length !== 2) throw new ConditionEvaluationError('condizione_non_valida', 'between needs [min, max]');
+      const lo: unknown = valore[0];
+      const hi: unknown = valore[1];
+      return orderable(v, lo) && orderable(v, hi) && (v as number | string) >= (lo as number | string) && (v as number | string) <= (hi as number | string);
+    }
+    case 'in': case 'not_in': {
+      const set = setOf(st, valore);
+      if (!(typeof v === 'string' || typeof v === 'number')) return false;
+      charge(st, COSTI.appartenenza);
+      const member = set.has(norm(v));
+      return op === 'in' ? member : !member;
+    }
+    case 'intersects': {
+      const set = setOf(st, valore);
+      const items: readonly unknown[] = Array.isArray(v) ? v : [v];
+      for (const x of items) {
+        charge(st, COSTI.elemento);
+        if ((typeof x === 'string' || typeof x === 'number') && set.has(norm(x))) return true;
+      }
       return false;
     }
-    if ('non' in node) return !visit(node.non, depth + 1);
-    if ('aggregato' in node) return compare(readAggregate(node.aggregato), node.op, node.valore);
-    if ('campo' in node && typeof node.campo === 'string') return compare(readField(node.campo), node.op, node.valore);
-    throw new ConditionEvaluationError('condizione_non_valida', 'not a valid condition (validate it with conditionSchema)');
-  };
+    default:
+      throw new ConditionEvaluationError('condizione_non_valida', `unknown operator: ${String(op)}`);
+  }
+}
 
-  const vero = visit(c, 1);
-  const letti: Lettura[] = [...reads].map(([path, valore]) => ({ path, valore }));
-  return { vero, letti, costo };
+function visit(st: State, node: Condizione, depth: number): boolean {
+  charge(st, COSTI.nodo);
+  if (depth > MAX_DEPTH || !isRecord(node)) throw new ConditionEvaluationError('condizione_non_valida', 'not a valid condition (validate it with conditionSchema)');
+  if ('tutti' in node) {
+    if (!Array.isArray(node.tutti)) throw new ConditionEvaluationError('condizione_non_valida', 'tutti needs an array');
+    for (const child of node.tutti) if (!visit(st, child, depth + 1)) return false;
+    return true;
+  }
+  if ('almeno_uno' in node) {
+    if (!Array.isArray(node.almeno_uno)) throw new ConditionEvaluationError('condizione_non_valida', 'almeno_uno needs an array');
+    for (const child of node.almeno_uno) if (visit(st, child, depth + 1)) return true;
+    return false;
+  }
+  if ('non' in node) return !visit(st, node.non, depth + 1);
+  if ('aggregato' in node) return compare(st, readAggregate(st, node.aggregato), node.op, node.valore);
+  if ('campo' in node && typeof node.campo === 'string') return compare(st, readField(st, node.campo), node.op, node.valore);
+  throw new ConditionEvaluationError('condizione_non_valida', 'not a valid condition (validate it with conditionSchema)');
+}
+
+export function evaluateCondition(c: Condizione, ctx: ContestoCondizione): EsitoCondizione {
+  const st: State = { ctx, budget: ctx.budget ?? DEFAULT_BUDGET, costo: 0, reads: new Map() };
+  const vero = visit(st, c, 1);
+  const letti: Lettura[] = [];
+  for (const [path, valore] of st.reads) letti.push({ path, valore });
+  return { vero, letti, costo: st.costo };
 }
