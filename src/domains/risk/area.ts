@@ -1,5 +1,6 @@
 import type { ActivityDeps } from '../../../activities/deps';
 import { defineArea } from '../../kit/area';
+import { registerRiskConfigRoutes } from './risk-config.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -13,6 +14,7 @@ export const riskArea = defineArea({
   label: 'Rischio',
   routes: [
     // engine: rules, factors, rule sets, policy (API)
+    registerRiskConfigRoutes,
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
