@@ -7,7 +7,7 @@ export { openCaseFromAssessment, type OpenCaseFromAssessmentRequest } from './as
 export { assessmentDiagram } from './assessment.diagram';
 export { explainAssessment } from './assessment.explain';
 export {
-  CLASSE_LABELS, VALUTAZIONE_AZIONE_LABELS, VALUTAZIONE_MOTIVO_LABELS, VALUTAZIONE_STATO_LABELS, VALUTAZIONE_STATO_TONES,
+  VALUTAZIONE_AZIONE_LABELS, VALUTAZIONE_MOTIVO_LABELS, VALUTAZIONE_STATO_LABELS, VALUTAZIONE_STATO_TONES,
 } from './assessment.labels';
 export { assessmentsList } from './assessment.list';
 export { assessmentAudit, assessmentHistory, getAssessment, listAssessments, type AssessmentListQuery, type AssessmentRow, type HistoryPoint } from './assessment.repo';
