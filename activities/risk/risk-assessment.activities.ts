@@ -191,7 +191,7 @@ export function createRiskAssessmentActivities(deps: ActivityDeps) {
 
     /**
      * After a release committed: the superseded assessments' workflows learn they are archived,
-     * and a changed class has its CDD consequences (a task at the level the new class calls for;
+     * and a changed class (not the first one) has its CDD consequences (a task at the level the new class calls for;
      * the assessment id keys it, so a retry opens nothing twice).
      */
     async applyRiskReleaseEffects(e: RiskReleaseEffects): Promise<void> {
@@ -204,7 +204,8 @@ export function createRiskAssessmentActivities(deps: ActivityDeps) {
           if (!(err instanceof WorkflowNotFoundError)) throw err;
         }
       }
-      if (e.da === e.a) return;
+      // The first class a customer gets is no change of class: its due diligence was set where it came from (onboarding, import).
+      if (e.da === null || e.da === e.a) return;
       try {
         await onRiskClassChanged({ db, client: ctx.client, taskQueue: ctx.info.taskQueue }, {
           codAzienda: e.codAzienda, actor: e.actor, codAnagrafe: e.codAnagrafe, da: e.da, a: e.a, riferimento: e.assessmentId,

@@ -1,5 +1,5 @@
 import {
-  ApplicationFailure, condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, startChild, uuid4,
+  allHandlersFinished, ApplicationFailure, condition, continueAsNew, ParentClosePolicy, proxyActivities, setHandler, startChild, uuid4,
 } from '@temporalio/workflow';
 import type { createRiskAssessmentActivities } from '../../activities/risk/risk-assessment.activities';
 import { BACKGROUND_ACTIVITY } from '../lib/activity-options';
@@ -81,9 +81,20 @@ export async function riskAssessmentWorkflow(input: RiskAssessmentWorkflowInput)
     return (await step('release', 'released', RISK_SYSTEM_ACTOR, {}, true)).record;
   }
 
+  /** The create was refused for good (the customer is not there, or deleted): nothing will ever happen to this run. */
+  let refused = false;
+  const creating = async (actor: MachineActor, data: RiskAssessmentNewData) => {
+    try {
+      return await create(actor, data);
+    } catch (err) {
+      if (!state.created && err instanceof ApplicationFailure && OWN.includes(err.type as (typeof OWN)[number])) refused = true;
+      throw err;
+    }
+  };
+
   setHandler(createRiskAssessmentUpdate, (args) => p.serial(async (): Promise<RiskAssessmentReply> => {
     if (state.created) return { state, record: null };
-    return { state, record: await create(args.actor, args.data) };
+    return { state, record: await creating(args.actor, args.data) };
   }));
 
   setHandler(riskAssessmentTransitionUpdate, (args) => p.serial(async () => {
@@ -108,7 +119,12 @@ export async function riskAssessmentWorkflow(input: RiskAssessmentWorkflowInput)
   });
 
   if (input.autoStart && !state.created) {
-    await p.serial(async () => { if (!state.created) await create(input.autoStart!.actor, input.autoStart!.data); });
+    await p.serial(async () => { if (!state.created) await creating(input.autoStart!.actor, input.autoStart!.data); }).catch(() => undefined);
+  }
+  await condition(() => state.created || refused);
+  if (refused) {
+    await condition(allHandlersFinished);
+    return state;
   }
 
   const timerDue = () => state.status === 'released' && !!state.overrideExpiresAt && !state.overrideExpired;

@@ -31,7 +31,7 @@ async function processClient(deps: AssessmentDeps): Promise<ProcessClient> {
 
 const MESSAGES: RejectionMessages = { ...REJECTION_MESSAGES };
 
-function ownFailure(type: string, _f: ApplicationFailure): HttpError | undefined {
+function ownFailure(type: string, _f?: ApplicationFailure): HttpError | undefined {
   switch (type) {
     case RISK_ASSESSMENT_FAILURES.customerNotFound: return new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
     case RISK_ASSESSMENT_FAILURES.customerDeleted: return conflict('CUSTOMER_DELETED', 'Il cliente è stato eliminato: non si valuta più il suo rischio');
@@ -65,6 +65,10 @@ export interface StartAssessmentRequest {
  * not go down, released). A repeated start with the same id answers the same assessment.
  */
 export async function startAssessment(deps: AssessmentDeps, r: StartAssessmentRequest): Promise<AssessmentRow> {
+  // Checked before any workflow starts: a customer that is not the tenant's (or deleted) leaves nothing behind.
+  const customer = await tx(deps, r.codAzienda, r.actor.username)((trx) => trx('anagrafe').where({ cod_azienda: r.codAzienda, cod_anagrafe: r.codAnagrafe }).first('stato'));
+  if (!customer) throw ownFailure(RISK_ASSESSMENT_FAILURES.customerNotFound)!;
+  if (customer.stato === 'eliminato') throw ownFailure(RISK_ASSESSMENT_FAILURES.customerDeleted)!;
   const assessmentId = r.assessmentId ?? newRecordId();
   const input: RiskAssessmentWorkflowInput = { codAzienda: r.codAzienda, assessmentId };
   const reply = await startWithUpdate(await processClient(deps), {

@@ -60,6 +60,9 @@ export const registerAssessmentRoutes: RegisterRoutes = (router, { deps }) => {
     access: staff(starters), body: calculateSchema, response: assessmentViewSchema, status: 201,
     handler: async (ctx, { body, params }) => {
       const actor = staffActor(ctx.state.user!);
+      // The customer is the path: one that is not the tenant's is not found.
+      const customer = await read(ctx, tenantOf(ctx), (trx) => trx('anagrafe').where({ cod_azienda: tenantOf(ctx), cod_anagrafe: params.cod_anagrafe! }).first('cod_anagrafe'));
+      if (!customer) throw notFound('Cliente', 'm');
       const row = await startAssessment(deps, { codAzienda: tenantOf(ctx), actor, codAnagrafe: params.cod_anagrafe!, motivo: 'manuale', riferimento: body.riferimento ?? null });
       ctx.set('Location', `/api/risk/assessments/${row.cod_valutazione}`);
       return assessmentView(deps, row, actor);
