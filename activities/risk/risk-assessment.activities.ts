@@ -159,6 +159,12 @@ export function createRiskAssessmentActivities(deps: ActivityDeps) {
             ...(p.action === 'release' ? { effects: { codAzienda: p.codAzienda, assessmentId: row.id, codAnagrafe: row.cod_anagrafe, actor: p.actor, da: (d.da ?? null) as RiskClass | null, a: d.a as RiskClass, superseded: (d.superseded ?? []) as string[] } } : {}),
           };
         }
+        if (row.stato !== p.from) {
+          throw ApplicationFailure.create({
+            type: RISK_ASSESSMENT_FAILURES.superseded, nonRetryable: true, message: `assessment ${row.cod_valutazione} is ${row.stato}, not ${p.from}`,
+            details: [{ state: row.stato, action: p.action, allowed_actions: [] }],
+          });
+        }
         const now = new Date();
         let change: { patch: Record<string, unknown>; audit: Record<string, unknown>; autoRelease?: boolean; effects?: RiskReleaseEffects };
         if (p.action === 'calculate') change = await calculate(trx, p, row, now);

@@ -144,4 +144,16 @@ describe('risk assessment workflow: override with four-eyes, expiry (time-skippi
     const final = await h.result();
     assert.equal(final.status, 'archived');
   }));
+
+  it('a create refused for good (no such customer) ends the run instead of waiting for ever', () => suite.run(async (t) => {
+    const id = randomUUID();
+    const h = await t.client.workflow.start(RISK_ASSESSMENT_WORKFLOW_TYPE, {
+      workflowId: riskAssessmentWorkflowId(tenant, id), taskQueue: t.taskQueue, args: [{ codAzienda: tenant, assessmentId: id } satisfies RiskAssessmentWorkflowInput],
+    });
+    const err = await refusal(h.executeUpdate(createRiskAssessmentUpdate, { args: [{ actor: analyst, data: { cod_anagrafe: 'ANA-999999', motivo: 'manuale' } }] }));
+    assert.equal(err.type, 'CUSTOMER_NOT_FOUND');
+    const final = await h.result();
+    assert.equal(final.created, false);
+    assert.equal(await row(id), undefined);
+  }));
 });

@@ -137,6 +137,8 @@ export const RISK_ASSESSMENT_FAILURES = {
   notFound: 'ASSESSMENT_NOT_FOUND',
   customerNotFound: 'CUSTOMER_NOT_FOUND',
   customerDeleted: 'CUSTOMER_DELETED',
+  /** The row moved on outside this workflow (archived by a superseding release whose signal is on its way). */
+  superseded: 'ASSESSMENT_SUPERSEDED',
 } as const;
 
 export interface RiskAssessmentCreation {

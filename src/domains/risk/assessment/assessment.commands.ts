@@ -36,6 +36,7 @@ function ownFailure(type: string, _f?: ApplicationFailure): HttpError | undefine
     case RISK_ASSESSMENT_FAILURES.customerNotFound: return new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
     case RISK_ASSESSMENT_FAILURES.customerDeleted: return conflict('CUSTOMER_DELETED', 'Il cliente è stato eliminato: non si valuta più il suo rischio');
     case RISK_ASSESSMENT_FAILURES.notFound: return notFound('Valutazione', 'f');
+    case RISK_ASSESSMENT_FAILURES.superseded: return conflict('INVALID_TRANSITION', 'La valutazione è stata superata da una più recente ed è archiviata', { state: 'archived', allowed_actions: [] });
     default: return undefined;
   }
 }

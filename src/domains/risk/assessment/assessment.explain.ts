@@ -1,3 +1,4 @@
+import { explainContribution } from '../engine/engine.explain';
 import type { Contributo } from '../risk.types';
 import type { AssessmentRow } from './assessment.repo';
 import { CLASSE_LABELS } from './assessment.labels';
@@ -28,7 +29,7 @@ export function explainAssessment(row: AssessmentRow) {
     versione,
     contributi: contributi.map((c) => ({
       regola_id: c.regola_id, regola: c.codice, nome: c.nome, famiglia: c.famiglia, fattore: c.fattore, punti: c.punti,
-      classe_minima: c.classe_minima, versione_regole: versione?.versione ?? null, letti: c.letti,
+      classe_minima: c.classe_minima, versione_regole: versione?.versione ?? null, letti: c.letti, frase: explainContribution(c),
     })),
     somma,
     punteggio: row.punteggio,

@@ -73,7 +73,7 @@ export const explainabilityResponse = z.object({
   versione: z.object({ id: z.string(), versione: z.number().nullable() }).nullable(),
   contributi: z.array(z.object({
     regola_id: z.string(), regola: z.string(), nome: z.string(), famiglia: z.string(), fattore: z.string(), punti: z.number(),
-    classe_minima: z.string().nullable(), versione_regole: z.number().nullable(), letti: z.array(z.object({ path: z.string(), valore: z.unknown() })),
+    classe_minima: z.string().nullable(), versione_regole: z.number().nullable(), letti: z.array(z.object({ path: z.string(), valore: z.unknown() })), frase: z.string(),
   })),
   somma: z.number(), punteggio: z.number().nullable(), classe_da_punteggio: z.string().nullable(),
   pavimento: z.object({ regola: z.string(), classe: z.string(), classe_label: z.string() }).nullable(),
