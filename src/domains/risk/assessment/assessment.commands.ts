@@ -10,6 +10,8 @@ import {
 import { riskAssessmentMachine, RISK_ASSESSMENT_USER_ACTIONS, type RiskAssessmentUserAction } from '../../../../workflows/risk/risk-assessment.machine';
 import { allowedActions, isFinal, type MachineActor } from '../../../../workflows/lib/machine';
 import type { Deps } from '../../../deps';
+import type { SessionUser } from '../../../http/context';
+import { staffActor } from '../../../kit/actor';
 import { withTenant } from '../../../db/tenant';
 import { conflict, notFound, ValidationError, type HttpError } from '../../../http/errors';
 import { decideInTransaction, executeUpdate, startWithUpdate, type ProcessClient, type RejectionMessages, type UpdateErrorMapping } from '../../../kit/process';
@@ -85,8 +87,9 @@ export async function startAssessment(deps: AssessmentDeps, r: StartAssessmentRe
 }
 
 /** The actions this user may take on the assessment now (state, role, four-eyes): the page's buttons. */
-export function assessmentAllowedActions(row: Pick<AssessmentRow, 'stato' | 'override_by'>, user: MachineActor): RiskAssessmentUserAction[] {
-  return allowedActions(riskAssessmentMachine, row.stato, user, { override_by: row.override_by })
+export function assessmentAllowedActions(row: Pick<AssessmentRow, 'stato' | 'override_by'>, user: MachineActor | SessionUser): RiskAssessmentUserAction[] {
+  const actor = 'cod_utente' in user ? staffActor(user) : user;
+  return allowedActions(riskAssessmentMachine, row.stato, actor, { override_by: row.override_by })
     .filter((a): a is RiskAssessmentUserAction => (RISK_ASSESSMENT_USER_ACTIONS as readonly string[]).includes(a));
 }
 
