@@ -158,6 +158,25 @@ export const LIST_SEEDS: Record<string, Seed> = {
       case when i % 4 >= 2 then 'seed-b' end, case when i % 4 >= 2 then now() end, case when i % 4 = 3 then now() end,
       'edd:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
     from generate_series(1, :n) i, (select count(*) from c) ensure_customers_first`),
+  // part ASSESS: assessments of the seeded customers, spread over states, classes and reasons (a retired rule set of their own).
+  'risk-assessments': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`with v as (
+        insert into rischio_versioni (id, cod_azienda, versione, stato, descrizione, created_by, activated_by, activated_at, retired_at)
+        values (gen_random_uuid(), :tenant, 900, 'retired', 'seed', 'seed', 'seed', now(), now()) returning id
+      )
+      insert into rischio_valutazioni (id, cod_azienda, cod_valutazione, cod_anagrafe, stato, motivo, versione_id, punteggio, classe_calcolata, classe_effettiva,
+        override_classe, override_motivo, override_by, override_at, released_by, released_at, archived_by, archived_at, workflow_id, created_by, created_at, updated_at)
+      select gen_random_uuid(), :tenant, 'VAL-' || lpad(i::text, 6, '0'), 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), st,
+        (array['manuale','evento_screening','evento_anagrafe','evento_cdd','portafoglio'])[1 + i % 5], v.id, i % 60,
+        (array['basso','medio','medio_alto','alto'])[1 + i % 4], case when st in ('released','archived') then (array['basso','medio','medio_alto','alto'])[1 + i % 4] end,
+        case when st = 'override_pending' then 'alto' end, case when st = 'override_pending' then 'seed' end,
+        case when st = 'override_pending' then 'seed-a' end, case when st = 'override_pending' then now() end,
+        case when st in ('released','archived') then 'system' end, case when st in ('released','archived') then now() end,
+        case when st = 'archived' then 'system' end, case when st = 'archived' then now() end,
+        'risk-assessment:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', now()
+      from v, generate_series(1, :n) i, lateral (select (array['completed','override_pending','released','archived','archived','archived'])[1 + i % 6] as st) s`)(owner);
+  },
   imports: perTenant(`insert into import_jobs (id, cod_azienda, tipo, formato, nome_file, sha256, dimensione, stato, workflow_id, created_by, created_at)
     select gen_random_uuid(), :tenant, (array['clienti','rapporti','movimenti'])[1 + i % 3], 'csv', 'file-' || i || '.csv', md5(i::text) || md5(i::text), 1000 + i,
       (array['in_coda','in_corso','completato','fallito'])[1 + i % 4], 'import:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute'

@@ -1,6 +1,11 @@
 import type { ActivityDeps } from '../../../activities/deps';
+import { fileURLToPath } from 'node:url';
+import { createRiskAssessmentActivities } from '../../../activities/risk/risk-assessment.activities';
+import { createRiskEventsActivities } from '../../../activities/risk/risk-events.activities';
 import { defineArea } from '../../kit/area';
 import { registerRiskConfigRoutes } from './risk-config.routes';
+import { assessmentsList } from './assessment/assessment.list';
+import { registerAssessmentRoutes } from './assessment/assessment.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -17,13 +22,25 @@ export const riskArea = defineArea({
     registerRiskConfigRoutes,
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
     // assess: assessments API, calculate, history, explainability, open-from-assessment
+    registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
     // batch: runs API, /rischio/scenari
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
   ],
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
-  activities: (deps) => ({ ...noActivities(deps) }),
-  workflowModules: [],
-  lists: [],
+  activities: (deps) => ({
+    ...noActivities(deps),
+    // assess
+    ...createRiskAssessmentActivities(deps), ...createRiskEventsActivities(deps),
+  }),
+  workflowModules: [
+    // assess
+    fileURLToPath(new URL('../../../workflows/risk/risk-assessment.workflow.ts', import.meta.url)),
+    fileURLToPath(new URL('../../../workflows/risk/risk-events.workflow.ts', import.meta.url)),
+  ],
+  lists: [
+    // assess
+    assessmentsList,
+  ],
   navigation: [],
 });

@@ -23,3 +23,5 @@ export {
   riskConditionSchema, factorCreateSchema, factorUpdateSchema, ruleCreateSchema, ruleUpdateSchema, thresholdCreateSchema, thresholdUpdateSchema, draftCreateSchema,
   type FactorCreate, type FactorUpdate, type RuleCreate, type RuleUpdate, type ThresholdCreate, type ThresholdUpdate,
 } from './engine/engine.schemas';
+// Assessments (part ASSESS): start, read, transition, history, open a case; the list and the machine for the pages.
+export * from './assessment';
