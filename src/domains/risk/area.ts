@@ -1,5 +1,6 @@
 import type { ActivityDeps } from '../../../activities/deps';
 import { defineArea } from '../../kit/area';
+import { registerRiskConfigPages, riskConfigNavigation } from './config-pages/config.pages';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -14,6 +15,7 @@ export const riskArea = defineArea({
   routes: [
     // engine: rules, factors, rule sets, policy (API)
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
+    registerRiskConfigPages,
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
     // batch: runs API, /rischio/scenari
@@ -23,5 +25,8 @@ export const riskArea = defineArea({
   activities: (deps) => ({ ...noActivities(deps) }),
   workflowModules: [],
   lists: [],
-  navigation: [],
+  navigation: [
+    // config-pages
+    ...riskConfigNavigation,
+  ],
 });
