@@ -7,18 +7,18 @@ import type { ProfiloRischio } from '../risk.types';
  * conditions to start from. Keyed by the profile's own type so a renamed field fails to compile here.
  */
 type Tipo = 'sì/no' | 'numero' | 'testo' | 'elenco di testi' | 'risposte';
-export interface CampoProfilo { path: string; tipo: Tipo; descrizione: string }
+export interface CampoProfilo { path: string; tipo: Tipo; descrizione: string; valori?: string[] }
 
 type Paths<T> = { [K in keyof T & string]: T[K] extends Record<string, unknown> ? (T[K] extends unknown[] ? K : `${K}.${keyof T[K] & string}`) : K }[keyof T & string];
 type ProfilePath = Exclude<Paths<ProfiloRischio>, 'questionario'> | 'questionario.<domanda>';
 
-const campo = (path: ProfilePath, tipo: Tipo, descrizione: string): CampoProfilo => ({ path, tipo, descrizione });
+const campo = (path: ProfilePath, tipo: Tipo, descrizione: string, valori?: string[]): CampoProfilo => ({ path, tipo, descrizione, ...(valori ? { valori } : {}) });
 
 export const CAMPI_PROFILO: readonly { gruppo: string; campi: CampoProfilo[] }[] = [
   {
     gruppo: 'Cliente',
     campi: [
-      campo('cliente.tipo_soggetto', 'testo', 'Tipo di soggetto: persona_fisica, ditta_individuale, societa'),
+      campo('cliente.tipo_soggetto', 'testo', 'Tipo di soggetto', ['persona_fisica', 'ditta_individuale', 'societa']),
       campo('cliente.pep', 'sì/no', 'Il cliente è una persona politicamente esposta'),
       campo('cliente.pep_collegati', 'sì/no', 'Una PEP tra cliente, legali rappresentanti e titolari effettivi'),
       campo('cliente.attivita', 'testo', 'Attività dichiarata'),
@@ -58,7 +58,7 @@ export const CAMPI_PROFILO: readonly { gruppo: string; campi: CampoProfilo[] }[]
   {
     gruppo: 'Canali di distribuzione',
     campi: [
-      campo('canale.canale', 'testo', 'Canale di avvio del rapporto: online o sportello'),
+      campo('canale.canale', 'testo', 'Canale di avvio del rapporto', ['online', 'sportello']),
       campo('canale.intermediario', 'sì/no', 'Rapporto avviato tramite un intermediario'),
     ],
   },
@@ -97,10 +97,40 @@ export interface EsempioCondizione { titolo: string; condizione: Condizione }
 
 export const ESEMPI_CONDIZIONE: readonly EsempioCondizione[] = [
   { titolo: 'Persona politicamente esposta', condizione: { almeno_uno: [{ campo: 'cliente.pep', op: 'eq', valore: true }, { campo: 'titolari.pep', op: 'eq', valore: true }] } },
-  { titolo: 'Paese ad alto rischio', condizione: { campo: 'geografia.paesi', op: 'intersects', valore: { lista: 'paesi_alto_rischio_ue' } } },
+  { titolo: 'Paese ad alto rischio', condizione: { campo: 'geografia.paesi', op: 'intersects', valore: { lista: 'paesi_alto_rischio' } } },
   {
     titolo: 'Molti contanti negli ultimi 90 giorni',
     condizione: { tutti: [{ aggregato: { fn: 'cash_share', finestra_giorni: 90 }, op: 'gte', valore: 0.3 }, { aggregato: { fn: 'sum', finestra_giorni: 90 }, op: 'gt', valore: 10000 }] },
   },
   { titolo: 'Volumi oltre il doppio del dichiarato', condizione: { aggregato: { fn: 'ratio_declared', finestra_giorni: 365 }, op: 'gt', valore: 2 } },
 ];
+
+/** Short Italian subjects of the profile fields, for the sentence of a condition ("il paese di residenza è «IR»"). */
+export const ETICHETTE_CAMPI: Readonly<Record<string, string>> = {
+  'cliente.tipo_soggetto': 'il tipo di soggetto',
+  'cliente.pep': 'persona politicamente esposta',
+  'cliente.pep_collegati': 'PEP tra cliente, rappresentanti e titolari',
+  'cliente.attivita': "l'attività",
+  'cliente.settore': 'il settore di attività',
+  'cliente.eta_anni': "l'età in anni",
+  'cliente.anzianita_giorni': 'i giorni di anzianità in anagrafe',
+  'titolari.numero': 'il numero dei titolari effettivi',
+  'titolari.pep': 'PEP tra i titolari effettivi',
+  'screening.corrispondenze_aperte': 'il numero di corrispondenze di screening da valutare',
+  'screening.corrispondenze_confermate': 'il numero di corrispondenze di screening confermate',
+  'geografia.nazionalita': 'la nazionalità',
+  'geografia.paese_residenza': 'il paese di residenza',
+  'geografia.paese_fiscale': 'il paese di residenza fiscale',
+  'geografia.paesi_operativita': "l'elenco dei paesi di operatività",
+  'geografia.paesi_collegati': "l'elenco dei paesi di titolari e legami",
+  'geografia.paesi': "l'elenco dei paesi del cliente",
+  'geografia.paesi_controparti': "l'elenco dei paesi delle controparti",
+  'prodotto.tipi_rapporto': "l'elenco dei tipi di rapporto",
+  'prodotto.rapporti_attivi': 'il numero dei rapporti attivi',
+  'prodotto.wallet_self_hosted': 'il numero di wallet self-hosted',
+  'prodotto.wallet_sanzionati': 'il numero di wallet sanzionati',
+  'prodotto.crypto': 'operatività in cripto-attività',
+  'dichiarato.volume_annuo_eur': 'il volume annuo dichiarato',
+  'canale.canale': 'il canale di avvio',
+  'canale.intermediario': 'rapporto tramite intermediario',
+};

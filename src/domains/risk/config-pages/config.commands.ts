@@ -7,7 +7,7 @@ import { staffActor } from '../../../kit/actor';
 import type { Condizione } from '../../../kit/conditions/condition.types';
 import {
   activateRuleSet, activeRuleSet, classForScore, createDraft, createFactor, createRule, createThreshold, deactivateFactor, deactivateRule, discardDraft,
-  higherClass, policyFor, RISK_LIST_LABELS, RISK_LIST_NAMES, thresholds, updateFactor, updateRule, updateThreshold,
+  higherClass, policyFor, RISK_LIST_LABELS, thresholds, updateFactor, updateRule, updateThreshold, validateRuleCondition,
 } from '../index';
 import type { Approvazione, Classe, Famiglia, LivelloCdd } from '../risk.types';
 
@@ -21,27 +21,30 @@ const who = (ctx: Ctx) => ({ codAzienda: tenantOf(ctx), actor: staffActor(ctx.st
 /** Seeds the default model on a tenant's first visit, as any reader of the model does. */
 export const ensureModel = (trx: Knex.Transaction, codAzienda: string) => activeRuleSet(trx, codAzienda);
 
-export const listNames = (): ReadonlySet<string> => RISK_LIST_NAMES;
 export const listLabels = (): Record<string, string> => RISK_LIST_LABELS;
+/** The rule's condition checked as the engine checks it on save: the language, then the profile's fields and the named lists. */
+export const checkRuleCondition = (c: unknown) => validateRuleCondition(c);
 
-export interface RuleInput { nome: string; descrizione: string; fattore_id: string; punti: number; classe_minima: Classe | null; condizione: Condizione; codice?: string }
-export interface FactorInput { nome: string; famiglia: Famiglia; descrizione: string; codice?: string }
+export interface RuleInput { nome: string; descrizione: string; fattore_id: string; punti: number; classe_minima: Classe | null; condizione: Condizione; attiva?: boolean }
+export interface FactorInput { nome: string; descrizione: string; attivo?: boolean }
+export interface NewFactorInput { nome: string; descrizione: string; famiglia: Famiglia; codice: string }
 export interface ThresholdInput { punteggio_min: number; livello_cdd: LivelloCdd; revisione_mesi: number; approvazione: Approvazione; descrizione: string; classe?: Classe }
 
-export const newDraft = (deps: Deps, ctx: Ctx, descrizione: string) => createDraft(deps, { ...who(ctx), descrizione });
-export const discardTheDraft = (deps: Deps, ctx: Ctx, versioneId: string) => discardDraft(deps, { ...who(ctx), versioneId });
-export const activateDraft = (deps: Deps, ctx: Ctx, versioneId: string) => activateRuleSet(deps, { ...who(ctx), versioneId });
+export const newDraft = (deps: Deps, ctx: Ctx, descrizione: string) => createDraft(deps, { ...who(ctx), input: { descrizione } });
+export const discardTheDraft = (deps: Deps, ctx: Ctx, id: string) => discardDraft(deps, { ...who(ctx), id });
+export const activateDraft = (deps: Deps, ctx: Ctx, id: string) => activateRuleSet(deps, { ...who(ctx), id });
 
-export const addRule = (deps: Deps, ctx: Ctx, versioneId: string, data: RuleInput & { codice: string }) => createRule(deps, { ...who(ctx), data: { ...data, versione_id: versioneId } });
-export const changeRule = (deps: Deps, ctx: Ctx, id: string, data: RuleInput) => updateRule(deps, { ...who(ctx), id, data });
+/** A new rule; the engine puts it in the tenant's draft (the page checks there is one first). */
+export const addRule = (deps: Deps, ctx: Ctx, input: RuleInput & { codice: string }) => createRule(deps, { ...who(ctx), input });
+export const changeRule = (deps: Deps, ctx: Ctx, id: string, input: RuleInput) => updateRule(deps, { ...who(ctx), id, input });
 export const switchOffRule = (deps: Deps, ctx: Ctx, id: string) => deactivateRule(deps, { ...who(ctx), id });
 
-export const addFactor = (deps: Deps, ctx: Ctx, data: FactorInput & { codice: string }) => createFactor(deps, { ...who(ctx), data });
-export const changeFactor = (deps: Deps, ctx: Ctx, id: string, data: FactorInput) => updateFactor(deps, { ...who(ctx), id, data });
+export const addFactor = (deps: Deps, ctx: Ctx, input: NewFactorInput) => createFactor(deps, { ...who(ctx), input });
+export const changeFactor = (deps: Deps, ctx: Ctx, id: string, input: FactorInput) => updateFactor(deps, { ...who(ctx), id, input });
 export const switchOffFactor = (deps: Deps, ctx: Ctx, id: string) => deactivateFactor(deps, { ...who(ctx), id });
 
-export const addThreshold = (deps: Deps, ctx: Ctx, data: ThresholdInput & { classe: Classe }) => createThreshold(deps, { ...who(ctx), data });
-export const changeThreshold = (deps: Deps, ctx: Ctx, id: string, data: ThresholdInput) => updateThreshold(deps, { ...who(ctx), id, data });
+export const addThreshold = (deps: Deps, ctx: Ctx, input: ThresholdInput & { classe: Classe }) => createThreshold(deps, { ...who(ctx), input });
+export const changeThreshold = (deps: Deps, ctx: Ctx, id: string, input: ThresholdInput) => updateThreshold(deps, { ...who(ctx), id, input });
 
 /** "Prova la policy": the class of a score (raised by a rule's floor) and its consequences; nothing stored. */
 export async function evaluatePolicyTrial(trx: Knex.Transaction, codAzienda: string, punteggio: number, floor: Classe | null) {

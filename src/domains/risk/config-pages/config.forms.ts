@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { validateCondition } from '../../../kit/conditions';
 import { testo, testoOVuoto } from '../../../http/text-field';
 import type { Condizione } from '../../../kit/conditions/condition.types';
 import { CLASSI, FAMIGLIE } from '../risk.types';
@@ -26,7 +25,7 @@ export function conditionMessages(issues: readonly { path: readonly (string | nu
 export type ParsedCondition = { ok: true; condizione: Condizione } | { ok: false; errors: string[] };
 
 /** The condition textarea: JSON first, then the language's own validation with the path of each problem. */
-export function parseConditionText(raw: unknown, liste?: ReadonlySet<string>): ParsedCondition {
+export function parseConditionText(raw: unknown, check: (c: unknown) => readonly { path: readonly (string | number)[]; message: string }[]): ParsedCondition {
   const source = typeof raw === 'string' ? raw.trim() : '';
   if (!source) return { ok: false, errors: ['Scrivi la condizione (JSON)'] };
   let value: unknown;
@@ -35,7 +34,7 @@ export function parseConditionText(raw: unknown, liste?: ReadonlySet<string>): P
   } catch (err) {
     return { ok: false, errors: [`JSON non valido: ${(err as Error).message}`] };
   }
-  const issues = validateCondition(value, liste ? { liste } : {});
+  const issues = check(value);
   return issues.length ? { ok: false, errors: conditionMessages(issues) } : { ok: true, condizione: value as Condizione };
 }
 
@@ -47,15 +46,20 @@ export const ruleFormSchema = z.object({
   classe_minima: z.union([z.literal(''), z.enum(CLASSI, { error: 'Classe minima non valida' })]).optional().default('')
     .transform((v) => (v === '' ? null : v)),
   condizione: z.string().optional(),
+  /** The edit form's checkbox: an unticked box sends nothing, which means "not active". */
+  attiva: z.string().optional().transform((v) => v === '1'),
 });
-export const newRuleFormSchema = ruleFormSchema.extend({ codice });
+export const newRuleFormSchema = ruleFormSchema.omit({ attiva: true }).extend({ codice });
 
+/** A factor's family is fixed once created (its rules and past scores are grouped by it). */
 export const factorFormSchema = z.object({
   nome: text('il nome', 200),
-  famiglia: z.enum(FAMIGLIE, { error: 'Scegli la famiglia di fattori' }),
   descrizione: optionalText(2000),
+  attivo: z.string().optional().transform((v) => v === '1'),
 });
-export const newFactorFormSchema = factorFormSchema.extend({ codice });
+export const newFactorFormSchema = z.object({
+  codice, nome: text('il nome', 200), famiglia: z.enum(FAMIGLIE, { error: 'Scegli la famiglia di fattori' }), descrizione: optionalText(2000),
+});
 
 export const thresholdFormSchema = z.object({
   punteggio_min: intIn(0, 1000, 'il punteggio minimo'),

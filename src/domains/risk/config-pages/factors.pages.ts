@@ -59,7 +59,7 @@ export const registerFactorPages: RegisterRoutes = (router, { deps, views }) => 
 
   router.get('/rischio/fattori/:id', staff(STAFF_READ), async (ctx) => {
     const f = await factorOf(ctx);
-    await renderEdit(ctx, f, { nome: f.nome, famiglia: f.famiglia, descrizione: f.descrizione });
+    await renderEdit(ctx, f, { nome: f.nome, descrizione: f.descrizione, attivo: f.attivo ? '1' : '' });
   });
 
   router.post('/rischio/fattori/:id', staff(CONFIG_EDITORS), async (ctx) => {
@@ -82,7 +82,7 @@ export const registerFactorPages: RegisterRoutes = (router, { deps, views }) => 
       await switchOffFactor(deps, ctx, f.id);
     } catch (err) {
       const p = formProblem(err);
-      return renderEdit(ctx, f, { nome: f.nome, famiglia: f.famiglia, descrizione: f.descrizione }, p.errors, p.status, p.refusal);
+      return renderEdit(ctx, f, { nome: f.nome, descrizione: f.descrizione, attivo: f.attivo ? '1' : '' }, p.errors, p.status, p.refusal);
     }
     redirectWithFlash(ctx, '/rischio/fattori', 'success', `Fattore «${f.nome}» disattivato: le nuove regole non potranno usarlo`);
   });

@@ -7,27 +7,27 @@ import { staff } from '../../../kit/access';
 import type { RegisterRoutes } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
 import { CLASSI } from '../risk.types';
-import { addRule, changeRule, ensureModel, listNames, listLabels, refusalMessage, switchOffRule } from './config.commands';
+import { addRule, changeRule, checkRuleCondition, ensureModel, listLabels, refusalMessage, switchOffRule } from './config.commands';
 import { CONFIG_EDITORS, formBody, readTx, typed } from './config.access';
 import { newRuleFormSchema, parseConditionText, ruleFormSchema } from './config.forms';
 import { CAMPI_PROFILO, ESEMPI_CONDIZIONE, FILTRI_AGGREGATO_HELP, FUNZIONI_AGGREGATO_HELP, OPERATORI_HELP } from './condition-help';
 import { CLASSE_LABELS, FAMIGLIA_LABELS } from './config.labels';
 import { factorsWithUse, ruleById, ruleSets, type RegolaRow, type VersioneRow } from './config.reads';
-import { configLabels, describeSafely } from './rulesets.pages';
+import { configLabels, describeSafely, sentenceParts } from './rulesets.pages';
 
 const pretty = (c: unknown) => JSON.stringify(c, null, 2);
 const DEFAULT_CONDITION = pretty({ campo: 'cliente.pep', op: 'eq', valore: true });
 
 /** The preview under the condition: the sentence in Italian, or each problem with its path. */
 function preview(raw: unknown) {
-  const parsed = parseConditionText(raw, listNames());
-  return parsed.ok ? { frase: describeSafely(parsed.condizione), errori: [] as string[] } : { frase: null, errori: parsed.errors };
+  const parsed = parseConditionText(raw, checkRuleCondition);
+  return parsed.ok ? { frase: sentenceParts(describeSafely(parsed.condizione)), errori: [] as string[] } : { frase: null, errori: parsed.errors };
 }
 
 const help = () => ({
   campi: CAMPI_PROFILO, funzioni: Object.entries(FUNZIONI_AGGREGATO_HELP).map(([fn, descrizione]) => ({ fn, descrizione })),
   filtri: FILTRI_AGGREGATO_HELP, operatori: OPERATORI_HELP, liste: Object.entries(listLabels()).map(([nome, descrizione]) => ({ nome, descrizione })),
-  esempi: ESEMPI_CONDIZIONE.map((e, i) => ({ indice: i, titolo: e.titolo, json: pretty(e.condizione), frase: describeSafely(e.condizione) })),
+  esempi: ESEMPI_CONDIZIONE.map((e, i) => ({ indice: i, titolo: e.titolo, json: pretty(e.condizione), frase: sentenceParts(describeSafely(e.condizione)) })),
 });
 
 type Mode = { kind: 'new'; draft: VersioneRow | undefined } | { kind: 'edit'; rule: RegolaRow; version: VersioneRow };
@@ -69,6 +69,7 @@ export const registerRuleFormPages: RegisterRoutes = (router, { deps, views }) =
   };
   const valuesOf = (r: RegolaRow): Record<string, string> => ({
     codice: r.codice, nome: r.nome, descrizione: r.descrizione, fattore_id: r.fattore_id, punti: String(r.punti), classe_minima: r.classe_minima ?? '', condizione: pretty(r.condizione),
+    attiva: r.attiva ? '1' : '',
   });
   /** A command's refusal on the form: field errors next to their fields, anything else above the form. */
   const refused = (err: unknown) => {
@@ -89,7 +90,7 @@ export const registerRuleFormPages: RegisterRoutes = (router, { deps, views }) =
   /** Checks the whole form: the fields by the schema, the condition by the language (each problem with its path). */
   const check = <S extends typeof ruleFormSchema | typeof newRuleFormSchema>(schema: S, body: Record<string, unknown>) => {
     const parsed = (schema as S).safeParse(body) as z.ZodSafeParseResult<z.infer<S>>;
-    const cond = parseConditionText(body.condizione, listNames());
+    const cond = parseConditionText(body.condizione, checkRuleCondition);
     const errors = parsed.success ? {} : fieldErrors(parsed.error);
     if (!cond.ok) errors.condizione = cond.errors.join('\n');
     return parsed.success && cond.ok ? { ok: true as const, data: parsed.data, condizione: cond.condizione } : { ok: false as const, errors };
@@ -118,7 +119,7 @@ export const registerRuleFormPages: RegisterRoutes = (router, { deps, views }) =
     const c = check(newRuleFormSchema, body);
     if (!c.ok) return renderForm(ctx, mode, values, c.errors, 422);
     try {
-      await addRule(deps, ctx, draft.id, { ...c.data, condizione: c.condizione });
+      await addRule(deps, ctx, { ...c.data, condizione: c.condizione });
     } catch (err) {
       const r = refused(err);
       return renderForm(ctx, mode, values, r.errors, r.status, r.refusal);

@@ -7,6 +7,8 @@ import { isUuid } from '../../../kit/ids';
 import { STAFF_READ } from '../../../kit/roles';
 import { describeCondition } from '../../../kit/conditions';
 import type { Condizione } from '../../../kit/conditions/condition.types';
+import { RISK_LIST_LABELS } from '../index';
+import { ETICHETTE_CAMPI } from './condition-help';
 import { activateDraft, discardTheDraft, ensureModel, newDraft, refusalMessage } from './config.commands';
 import { CONFIG_ACTIVATORS, CONFIG_EDITORS, formBody, readTx } from './config.access';
 import { CLASSE_LABELS, CLASSE_TONES, FAMIGLIA_LABELS, STATO_VERSIONE_LABELS, STATO_VERSIONE_TONES } from './config.labels';
@@ -19,13 +21,21 @@ export const configLabels = {
 /** A condition in Italian for the table; a stored condition the describer cannot read is named as such, not hidden. */
 export function describeSafely(c: unknown): string {
   try {
-    return describeCondition(c as Condizione);
+    return describeCondition(c as Condizione, { etichette: ETICHETTE_CAMPI, liste: RISK_LIST_LABELS });
   } catch {
     return 'Condizione non leggibile: vedi il JSON';
   }
 }
 
-const withDescription = (r: RegolaRow) => ({ ...r, frase: describeSafely(r.condizione), json: JSON.stringify(r.condizione, null, 2) });
+/**
+ * A sentence cut where it quotes a stored code («ditta_individuale»): the page shows those as code,
+ * since the rule compares with that very value, and the words around them as text.
+ */
+export function sentenceParts(sentence: string): { testo: string; codice?: boolean }[] {
+  return sentence.split(/«([a-z0-9_.-]+)»/i).map((testo, i) => (i % 2 ? { testo, codice: true } : { testo })).filter((p) => p.testo !== '');
+}
+
+const withDescription = (r: RegolaRow) => ({ ...r, frase: sentenceParts(describeSafely(r.condizione)), json: JSON.stringify(r.condizione, null, 2) });
 
 /**
  * /rischio/configurazione: the versions of the rule set and the rules of one of them (the draft
