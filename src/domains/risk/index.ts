@@ -12,3 +12,14 @@ export { DEFAULT_RULES, DEFAULT_FACTORS, DEFAULT_THRESHOLDS, modelId } from './e
 export { CLASSE_LABELS, FAMIGLIA_LABELS, LIVELLO_CDD_LABELS, APPROVAZIONE_LABELS, STATO_VERSIONE_LABELS } from './engine/engine.labels';
 export { scoreApplicant, type ApplicantScore, type ApplicantFactor } from './engine/engine.applicant';
 export { explainContribution } from './engine/engine.explain';
+// ENGINE: the model's commands (factors, rule sets, rules, thresholds): each (deps, { codAzienda, actor, ... }) in a tenant transaction with its audit event.
+export { listFactors, getFactor, createFactor, updateFactor, deactivateFactor, type FattoreVista } from './engine/engine.factor-commands';
+export { listRuleSets, getRuleSet, createDraft, discardDraft, activateRuleSet, draftIssues, type VersioneSintesi, type VersioneDettaglio } from './engine/engine.ruleset-commands';
+export { listRules, getRule, createRule, updateRule, deactivateRule, type RegolaVista } from './engine/engine.rule-commands';
+export { listThresholds, createThreshold, updateThreshold, orderIssue } from './engine/engine.threshold-commands';
+export type { ModelDeps, ModelCall } from './engine/engine.commands.shared';
+export { PROFILE_FIELDS, isKnownField, validateRuleCondition } from './engine/engine.catalogue';
+export {
+  riskConditionSchema, factorCreateSchema, factorUpdateSchema, ruleCreateSchema, ruleUpdateSchema, thresholdCreateSchema, thresholdUpdateSchema, draftCreateSchema,
+  type FactorCreate, type FactorUpdate, type RuleCreate, type RuleUpdate, type ThresholdCreate, type ThresholdUpdate,
+} from './engine/engine.schemas';

@@ -21,6 +21,13 @@ export interface BuildProfilesOptions {
   paesiControparti?: boolean;
 }
 
+/** Runs the reads one after the other: a transaction is one connection, which runs one query at a time anyway. */
+async function inOrder<T extends readonly (() => Promise<unknown>)[]>(reads: T): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const out: unknown[] = [];
+  for (const r of reads) out.push(await r());
+  return out as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
+}
+
 const groupBy = <T extends Obj>(rows: T[], key: keyof T) => {
   const m = new Map<string, T[]>();
   for (const r of rows) {
@@ -52,34 +59,34 @@ export async function buildProfiles(trx: Knex.Transaction, codAzienda: string, c
     .select('l.cod_anagrafe_da', 'l.cod_anagrafe_a', 'l.tipo', 'b.pep', 'b.nazionalita', 'b.paese_residenza', 'b.paese_fiscale') as Obj[];
   const linked = [...new Set(legami.map((l) => String(l.cod_anagrafe_a)))];
 
-  const [rapporti, screening, casi, walletsOnb, wallets, questionari, controparti] = await Promise.all([
-    trx('rapporti_soggetti as rs')
+  const [rapporti, screening, casi, walletsOnb, wallets, questionari, controparti] = await inOrder([
+    () => trx('rapporti_soggetti as rs')
       .join('rapporti as r', function on() { this.on('r.cod_azienda', 'rs.cod_azienda').andOn('r.cod_rapporto', 'rs.cod_rapporto'); })
       .where('rs.cod_azienda', codAzienda).whereIn('rs.cod_anagrafe', found).whereNull('rs.al')
       .select('rs.cod_anagrafe', 'r.tipo', 'r.stato') as Promise<Obj[]>,
     // Matches of the customer and of everyone linked to it: an owner on a sanctions list is the customer's risk.
-    trx('screening_subjects as s').join('screening_matches as m', 'm.subject_id', 's.id')
+    () => trx('screening_subjects as s').join('screening_matches as m', 'm.subject_id', 's.id')
       .where('s.cod_azienda', codAzienda).whereIn('s.cod_anagrafe', [...new Set([...found, ...linked])]).whereNull('m.deleted_at')
       .groupBy('s.cod_anagrafe')
       .select('s.cod_anagrafe', trx.raw("count(*) filter (where m.stato in ('open', 'assigned'))::int as aperte"),
         trx.raw("count(*) filter (where m.stato = 'true_match')::int as confermate")) as Promise<Obj[]>,
-    caseIds.length
+    () => caseIds.length
       ? trx('onboarding_cases').where({ cod_azienda: codAzienda }).whereIn('id', caseIds).select('id', 'canale', 'cdd_answers', 'countries') as Promise<Obj[]>
       : Promise.resolve([] as Obj[]),
-    caseIds.length
+    () => caseIds.length
       ? trx('onboarding_wallets').where({ cod_azienda: codAzienda }).whereIn('case_id', caseIds).whereNot('stato', 'revoked')
         .select('case_id', 'tipo', trx.raw("coalesce((screening ->> 'hit')::boolean, false) as hit"), 'volume_annuo_eur') as Promise<Obj[]>
       : Promise.resolve([] as Obj[]),
-    trx('wallets').where({ cod_azienda: codAzienda }).whereIn('cod_anagrafe', found).whereNot('stato', 'revoked').select('cod_anagrafe', 'tipo') as Promise<Obj[]>,
-    trx('questionari').where({ cod_azienda: codAzienda, stato: 'completato' }).whereIn('cod_anagrafe', found)
+    () => trx('wallets').where({ cod_azienda: codAzienda }).whereIn('cod_anagrafe', found).whereNot('stato', 'revoked').select('cod_anagrafe', 'tipo') as Promise<Obj[]>,
+    () => trx('questionari').where({ cod_azienda: codAzienda, stato: 'completato' }).whereIn('cod_anagrafe', found)
       .distinctOn('cod_anagrafe').orderBy([{ column: 'cod_anagrafe' }, { column: 'completed_at', order: 'desc' }])
       .select('cod_anagrafe', 'risposte') as Promise<Obj[]>,
-    options.paesiControparti
+    () => options.paesiControparti
       ? trx('movimenti').where({ cod_azienda: codAzienda }).whereIn('cod_anagrafe', found)
         .where('data_operazione', '>', trx.raw("?::date - 365", [oggi])).where('data_operazione', '<=', oggi).whereNotNull('controparte_paese')
         .groupBy('cod_anagrafe').select('cod_anagrafe', trx.raw('array_agg(distinct controparte_paese) as paesi')) as Promise<Obj[]>
       : Promise.resolve([] as Obj[]),
-  ]);
+  ] as const);
 
   const legamiBy = groupBy(legami, 'cod_anagrafe_da');
   const rapportiBy = groupBy(rapporti, 'cod_anagrafe');
