@@ -76,14 +76,17 @@ describe('browser: a compliance officer changes a risk rule in a draft and puts 
     assert.equal(await page.locator('tr[data-versione="1"][data-stato="retired"]').count(), 1);
     await screenshot(page, 'risk-config-05-attivata');
 
-    // 6. The API agrees: version 2 in force, the rule with its new points and condition.
+    // 6. The API agrees: version 2 in force, its rule with the new points and condition.
     const api = await env.login(co);
+    const sets = await api.get('/api/risk/rule-sets');
+    assert.equal(sets.status, 200, sets.text);
+    const inForce = (sets.body.items as { versione: number; stato: string; activated_by: string | null }[]).filter((v) => v.stato === 'active');
+    assert.deepEqual(inForce.map((v) => [v.versione, v.activated_by]), [[2, co.username]]);
     const rules = await api.get('/api/risk/rules');
     assert.equal(rules.status, 200, rules.text);
-    const body = rules.body as { versione: { versione: number; stato: string }; items: { codice: string; punti: number; condizione: unknown }[] };
-    assert.equal(body.versione.versione, 2);
-    assert.equal(body.versione.stato, 'active');
-    const rule = body.items.find((r) => r.codice === 'canale_remoto')!;
+    const rule = (rules.body.items as { codice: string; punti: number; condizione: unknown; versione: number; stato_versione: string }[]).find((r) => r.codice === 'canale_remoto')!;
+    assert.equal(rule.versione, 2);
+    assert.equal(rule.stato_versione, 'active');
     assert.equal(rule.punti, 12);
     assert.deepEqual(rule.condizione, fixed);
     // The rule's page now shows a rule of the version in force: read only.
