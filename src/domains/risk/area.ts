@@ -1,6 +1,7 @@
 import type { ActivityDeps } from '../../../activities/deps';
 import { defineArea } from '../../kit/area';
 import { registerRiskConfigPages, riskConfigNavigation } from './config-pages/config.pages';
+import { registerRiskConfigRoutes } from './risk-config.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -14,6 +15,7 @@ export const riskArea = defineArea({
   label: 'Rischio',
   routes: [
     // engine: rules, factors, rule sets, policy (API)
+    registerRiskConfigRoutes,
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
     registerRiskConfigPages,
     // assess: assessments API, calculate, history, explainability, open-from-assessment
