@@ -38,7 +38,7 @@ describe('browser: a compliance officer changes a risk rule in a draft and puts 
     assert.equal(await page.locator('tr[data-stato="draft"]').count(), 1);
 
     // 3. The remote-channel rule of the draft: an invalid condition first, shown next to the field with its path.
-    await page.locator('tr[data-rule="canale_remoto"]').getByRole('link', { name: /Modifica/ }).click();
+    await page.locator('tr[data-rule="canale_remoto"] a[data-modifica]').click();
     await page.waitForURL(/\/rischio\/configurazione\/[0-9a-f-]{36}$/);
     const ruleUrl = page.url();
     await expectAccessible(page, 'rule form');
