@@ -150,6 +150,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     workflow_id: `import:${tenant}:${importId}`, created_by: analyst.username, started_at: new Date(), finished_at: new Date(),
   });
 
+  // CONFIG (risk model pages): a draft opened through the page, so both the draft and the version in force have rules to show.
+  const riskConfig = await seedRiskConfigPages(env, tenant, coApi);
+
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
   const anonymous: Visitor = { kind: 'anonymous' };
@@ -225,8 +228,31 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'onb-stato-in-revisione', path: '/onboarding/stato', visitor: applicant(review.caseId) },
     { name: 'onb-completato', path: '/onboarding/completato', visitor: applicant(review.caseId) },
     { name: 'firma-firmatario', path: `${signing.pathname}${signing.search}`, visitor: anonymous },
+    // CONFIG: the risk model's configuration pages
+    { name: 'rischio-configurazione', path: '/rischio/configurazione', visitor: staff(co) },
+    { name: 'rischio-configurazione-in-vigore', path: `/rischio/configurazione?versione=${riskConfig.activeVersion}`, visitor: staff(analyst) },
+    { name: 'rischio-regola-nuova', path: '/rischio/configurazione/nuova', visitor: staff(co) },
+    { name: 'rischio-regola-bozza', path: `/rischio/configurazione/${riskConfig.draftRule}`, visitor: staff(co) },
+    { name: 'rischio-regola-in-vigore', path: `/rischio/configurazione/${riskConfig.activeRule}`, visitor: staff(analyst) },
+    { name: 'rischio-fattori', path: '/rischio/fattori', visitor: staff(co) },
+    { name: 'rischio-fattore', path: `/rischio/fattori/${riskConfig.factor}`, visitor: staff(co) },
+    { name: 'rischio-policy', path: '/rischio/policy?punteggio=42&classe_minima=', visitor: staff(co) },
+    { name: 'rischio-soglia', path: `/rischio/policy/${riskConfig.threshold}`, visitor: staff(co) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
+}
+
+/** CONFIG: a draft of the risk rules opened from the configuration page; the ids of what the pages show. */
+async function seedRiskConfigPages(env: TestEnv, tenant: string, co: TestClient) {
+  const draft = await co.submitForm('/rischio/configurazione/bozza', { descrizione: 'Calibrazione annuale' }, '/rischio/configurazione');
+  assert.equal(draft.status, 302, draft.text.slice(0, 1000));
+  const versions = await env.ownerDb('rischio_versioni').where({ cod_azienda: tenant }).select('id', 'stato');
+  const id = (stato: string) => versions.find((v) => v.stato === stato)!.id as string;
+  const ruleIn = async (versione: string) => (await env.ownerDb('rischio_regole').where({ versione_id: versione, codice: 'canale_remoto' }).first('id', 'fattore_id'));
+  const active = await ruleIn(id('active'));
+  const draftRule = await ruleIn(id('draft'));
+  const threshold = await env.ownerDb('rischio_soglie').where({ cod_azienda: tenant, classe: 'medio_alto' }).first('id');
+  return { activeVersion: id('active'), activeRule: active.id as string, draftRule: draftRule.id as string, factor: active.fattore_id as string, threshold: threshold.id as string };
 }
 
 /** A company registered and then edited through the anagrafe forms, as a person would: its code. */

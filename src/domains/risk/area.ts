@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createRiskAssessmentActivities } from '../../../activities/risk/risk-assessment.activities';
 import { createRiskEventsActivities } from '../../../activities/risk/risk-events.activities';
 import { defineArea } from '../../kit/area';
+import { registerRiskConfigPages, riskConfigNavigation } from './config-pages/config.pages';
 import { registerRiskConfigRoutes } from './risk-config.routes';
 import { assessmentsList } from './assessment/assessment.list';
 import { registerAssessmentRoutes } from './assessment/assessment.routes';
@@ -21,6 +22,7 @@ export const riskArea = defineArea({
     // engine: rules, factors, rule sets, policy (API)
     registerRiskConfigRoutes,
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
+    registerRiskConfigPages,
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
@@ -43,4 +45,10 @@ export const riskArea = defineArea({
     assessmentsList,
   ],
   navigation: [],
+  activities: (deps) => ({ ...noActivities(deps) }),
+  workflowModules: [],
+  lists: [],
+  navigation: [
+    // config-pages
+    ...riskConfigNavigation,
 });
