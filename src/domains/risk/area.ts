@@ -1,5 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import type { ActivityDeps } from '../../../activities/deps';
+import { createRiskPortfolioActivities } from '../../../activities/risk/risk-portfolio.activities';
 import { defineArea } from '../../kit/area';
+import { STAFF_READ } from '../../kit/roles';
+import { riskRunResultsList, riskRunsList } from './runs/runs.list';
+import { registerRiskRunPages } from './runs/runs.pages';
+import { registerRiskRunRoutes } from './runs/runs.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -17,11 +23,25 @@ export const riskArea = defineArea({
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
     // batch: runs API, /rischio/scenari
+    registerRiskRunRoutes, registerRiskRunPages,
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
   ],
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
-  activities: (deps) => ({ ...noActivities(deps) }),
-  workflowModules: [],
-  lists: [],
-  navigation: [],
+  activities: (deps) => ({
+    ...noActivities(deps),
+    // batch
+    ...createRiskPortfolioActivities(deps),
+  }),
+  workflowModules: [
+    // batch
+    fileURLToPath(new URL('../../../workflows/risk/risk-portfolio.workflow.ts', import.meta.url)),
+  ],
+  lists: [
+    // batch
+    riskRunsList, riskRunResultsList,
+  ],
+  navigation: [
+    // batch
+    { section: 'Rischio', label: 'Scenari', href: '/rischio/scenari', roles: STAFF_READ, order: 60 },
+  ],
 });
