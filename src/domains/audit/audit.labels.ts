@@ -147,6 +147,17 @@ export const AUDIT_ACTION_LABELS = {
   'risk-model.threshold-create': 'Soglia di rischio creata',
   'risk-model.threshold-update': 'Soglia di rischio modificata',
 
+  // Risk assessments (part ASSESS)
+  'risk_assessment.create': 'Valutazione del rischio avviata',
+  'risk_assessment.calculate': 'Rischio calcolato',
+  'risk_assessment.override': 'Classe di rischio modificata dall\'analista (in attesa di conferma)',
+  'risk_assessment.complete-override': 'Modifica della classe confermata (quattro occhi)',
+  'risk_assessment.release': 'Classe di rischio rilasciata',
+  'risk_assessment.archive': 'Valutazione archiviata',
+  'risk_assessment.override_expired': 'Modifica della classe scaduta',
+  'risk_assessment.case_opened': 'Caso di indagine aperto dalla valutazione',
+  'anagrafe.risk_class': 'Classe di rischio del cliente aggiornata',
+
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
 

@@ -1,8 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import type { ActivityDeps } from '../../../activities/deps';
+import { createRiskAssessmentActivities } from '../../../activities/risk/risk-assessment.activities';
+import { createRiskEventsActivities } from '../../../activities/risk/risk-events.activities';
 import { createRiskPortfolioActivities } from '../../../activities/risk/risk-portfolio.activities';
 import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
+import { assessmentsList } from './assessment/assessment.list';
+import { registerAssessmentRoutes } from './assessment/assessment.routes';
 import { riskRunResultsList, riskRunsList } from './runs/runs.list';
 import { registerRiskRunPages } from './runs/runs.pages';
 import { registerRiskRunRoutes } from './runs/runs.routes';
@@ -21,6 +25,7 @@ export const riskArea = defineArea({
     // engine: rules, factors, rule sets, policy (API)
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
     // assess: assessments API, calculate, history, explainability, open-from-assessment
+    registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
     // batch: runs API, /rischio/scenari
     registerRiskRunRoutes, registerRiskRunPages,
@@ -29,14 +34,21 @@ export const riskArea = defineArea({
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
   activities: (deps) => ({
     ...noActivities(deps),
+    // assess
+    ...createRiskAssessmentActivities(deps), ...createRiskEventsActivities(deps),
     // batch
     ...createRiskPortfolioActivities(deps),
   }),
   workflowModules: [
+    // assess
+    fileURLToPath(new URL('../../../workflows/risk/risk-assessment.workflow.ts', import.meta.url)),
+    fileURLToPath(new URL('../../../workflows/risk/risk-events.workflow.ts', import.meta.url)),
     // batch
     fileURLToPath(new URL('../../../workflows/risk/risk-portfolio.workflow.ts', import.meta.url)),
   ],
   lists: [
+    // assess
+    assessmentsList,
     // batch
     riskRunsList, riskRunResultsList,
   ],

@@ -12,3 +12,5 @@ export { DEFAULT_RULES, DEFAULT_FACTORS, DEFAULT_THRESHOLDS, modelId } from './e
 export { CLASSE_LABELS, FAMIGLIA_LABELS, LIVELLO_CDD_LABELS, APPROVAZIONE_LABELS, STATO_VERSIONE_LABELS } from './engine/engine.labels';
 export { scoreApplicant, type ApplicantScore, type ApplicantFactor } from './engine/engine.applicant';
 export { explainContribution } from './engine/engine.explain';
+// Assessments (part ASSESS): start, read, transition, history, open a case; the list and the machine for the pages.
+export * from './assessment';

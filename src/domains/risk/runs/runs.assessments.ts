@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../../../infra/logger';
-import { startAssessment } from '../index';
+import { startAssessment, uuidFromKey } from '../assessment';
 
 /** Assessment starts in flight at once: enough to hide each start's round trip, few enough not to flood Temporal. */
 const PARALLEL_STARTS = 16;
@@ -20,7 +20,8 @@ export async function startRunAssessments(pc: { db: Knex; client: Client; taskQu
   await Promise.all(Array.from({ length: Math.min(PARALLEL_STARTS, queue.length) }, async () => {
     for (let cod = queue.shift(); cod !== undefined; cod = queue.shift()) {
       try {
-        await startAssessment(pc, { codAzienda: p.codAzienda, actor: SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'portafoglio', riferimento: p.runId });
+        // One assessment per run and customer: a retried batch joins the assessment it started.
+        await startAssessment(pc, { codAzienda: p.codAzienda, actor: SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'portafoglio', riferimento: p.runId, assessmentId: uuidFromKey(`risk-run:${p.runId}:${cod}`) });
         started++;
       } catch (err) {
         failed++;
