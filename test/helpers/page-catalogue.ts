@@ -9,6 +9,7 @@ import type { TestEnv, TestUser } from './env';
 import type { TestClient } from './http-client';
 import { caseInReview, waitFor } from './onboarding';
 import { signInWithTotp } from './browser';
+import { seedRiskBatchPages } from './risk-batch-seed';
 
 /**
  * Every page the product serves, each with a record to show and the person who opens it,
@@ -150,6 +151,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     workflow_id: `import:${tenant}:${importId}`, created_by: analyst.username, started_at: new Date(), finished_at: new Date(),
   });
 
+  // BATCH: a completed dry run for /rischio/scenari.
+  const riskBatch = await seedRiskBatchPages(env, tenant, coApi);
+
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
   const anonymous: Visitor = { kind: 'anonymous' };
@@ -225,6 +229,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'onb-stato-in-revisione', path: '/onboarding/stato', visitor: applicant(review.caseId) },
     { name: 'onb-completato', path: '/onboarding/completato', visitor: applicant(review.caseId) },
     { name: 'firma-firmatario', path: `${signing.pathname}${signing.search}`, visitor: anonymous },
+    // BATCH
+    { name: 'rischio-scenari', path: '/rischio/scenari', visitor: staff(co) },
+    { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
 }
