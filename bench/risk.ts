@@ -58,14 +58,15 @@ try {
   out({ figure: 'dry-run-active-version', customers: prep.run.elaborati, seconds: +prep.seconds.toFixed(1), customers_per_second: Math.round(prep.run.elaborati / prep.seconds), changes: prep.run.cambi });
   await classesInForce(stack, COD, prep.run.id, 100, out);
 
+  const dry = await timedRun(client, token, { tipo: 'simulazione', versione_id: sets.draftId }, log);
+  out({ figure: 'dry-run-draft', customers: dry.run.elaborati, seconds: +dry.seconds.toFixed(1), customers_per_second: Math.round(dry.run.elaborati / dry.seconds), changes: dry.run.cambi,
+    up: dry.run.riepilogo.salite, down: dry.run.riepilogo.discese });
+
   const recalc = await timedRun(client, token, { tipo: 'ricalcolo' }, log);
   // Assessments start after each batch's commit; they are counted in the summary.
   out({ figure: 'portfolio-recalculation', customers: recalc.run.elaborati, seconds: +recalc.seconds.toFixed(1), customers_per_second: Math.round(recalc.run.elaborati / recalc.seconds),
     changes: recalc.run.cambi, assessments_started: recalc.run.riepilogo.valutazioni_avviate ?? 0, assessment_starts_failed: recalc.run.riepilogo.avvii_falliti ?? 0, target: 'seconds < 60 for 100,000 customers' });
 
-  const dry = await timedRun(client, token, { tipo: 'simulazione', versione_id: sets.draftId }, log);
-  out({ figure: 'dry-run-draft', customers: dry.run.elaborati, seconds: +dry.seconds.toFixed(1), customers_per_second: Math.round(dry.run.elaborati / dry.seconds), changes: dry.run.cambi,
-    up: dry.run.riepilogo.salite, down: dry.run.riepilogo.discese });
   client.close();
 } finally {
   await stack.stop();

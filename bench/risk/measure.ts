@@ -24,8 +24,17 @@ export async function timedRun(client: BenchHttp, token: string, body: { tipo: '
   if (r.status !== 202) throw new Error(`POST /api/risk/runs answered ${r.status}: ${r.body.slice(0, 400)}`);
   const id = (JSON.parse(r.body) as RunAnswer).id;
   let last = 0;
+  let refused = 0;
   for (;;) {
-    const run = JSON.parse((await client.request('GET', `/api/risk/runs/${id}`)).body) as RunAnswer;
+    const answer = await client.request('GET', `/api/risk/runs/${id}`);
+    if (answer.status !== 200) {
+      // A busy server may answer 503 for a moment (its pool shared with the worker): a client polls again.
+      log(`GET /api/risk/runs/${id} answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+      if (++refused > 20) throw new Error(`GET /api/risk/runs/${id} kept answering ${answer.status}`);
+      await new Promise((res) => setTimeout(res, 1_000));
+      continue;
+    }
+    const run = JSON.parse(answer.body) as RunAnswer;
     if (run.stato !== 'running') {
       if (run.stato !== 'completed') throw new Error(`run ${id} ended ${run.stato}: ${run.errore}`);
       return { run, seconds: (Date.parse(run.finished_at!) - Date.parse(run.started_at)) / 1000, wall: (performance.now() - started) / 1000 };

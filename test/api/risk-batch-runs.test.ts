@@ -18,7 +18,6 @@ describe('risk portfolio runs (API)', function () {
   let viewer: TestClient;
   let outsider: TestClient;
 
-
   /** Customers of a tenant: code, type, PEP, class in force, state. */
   async function seedCustomers(tenant: string, rows: { cod: string; tipo?: string; pep?: boolean; classe: string | null; stato?: string }[]) {
     await env.ownerDb('anagrafe').insert(rows.map((r) => ({
