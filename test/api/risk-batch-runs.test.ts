@@ -216,6 +216,16 @@ describe('risk portfolio runs (API)', function () {
     assert.equal((await co.get('/api/risk/runs?stato=finito')).status, 422);
   });
 
+  it('an empty portfolio completes at once with nothing counted', async () => {
+    const tenant = (await env.ownerDb('utenti').where({ username: (await outsider.get('/auth/me')).body.username }).first()).cod_azienda as string;
+    const active = await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) => activeRuleSet(trx, tenant));
+    const started = await outsider.post('/api/risk/runs', { tipo: 'simulazione', versione_id: active.id });
+    assert.equal(started.status, 202, started.text);
+    const run = await waitForRun(outsider, started.body.id);
+    assert.deepEqual([run.stato, run.totale, run.elaborati, run.cambi], ['completed', 0, 0, 0]);
+    assert.equal((await outsider.get(`/api/risk/runs/${run.id}/risultati`)).body.total, 0);
+  });
+
   it('the scenarios page shows the matrix and the customers that change with why; a form starts a dry run', async () => {
     const page = await viewer.get(`/rischio/scenari?esecuzione=${dryRunId}`, { accept: 'text/html' });
     assert.equal(page.status, 200);

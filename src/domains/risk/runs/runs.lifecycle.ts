@@ -28,7 +28,7 @@ export async function planRun(db: Knex, p: { runId: string; codAzienda: string; 
     const lanes = Math.max(1, Math.min(p.lanes, Math.ceil(n / 1_000)));
     const step = Math.ceil(n / lanes);
     // The last code of each lane but the last: every `step`-th active customer in code order.
-    const { rows: bounds } = await trx.raw<{ rows: { cod_anagrafe: string }[] }>(`
+    const { rows: bounds } = lanes < 2 ? { rows: [] } : await trx.raw<{ rows: { cod_anagrafe: string }[] }>(`
       select cod_anagrafe from (
         select cod_anagrafe, row_number() over (order by cod_anagrafe) as rn from anagrafe where cod_azienda = ? and stato = 'attivo'
       ) x where rn % ? = 0 and rn < ? order by cod_anagrafe`, [p.codAzienda, step, n]);
