@@ -58,17 +58,18 @@ describe('risk portfolio runs (API)', function () {
 
   let tenantA: string;
   let tenantB: string;
+  let tenantC: string;
   let dryRunId: string;
 
   before(async () => {
     env = await getTestEnv();
     tenantA = await env.createTenant();
     tenantB = await env.createTenant();
-    const other = await env.createTenant();
+    tenantC = await env.createTenant();
     [co, viewer, outsider] = await Promise.all([
       env.createUser({ tenant: tenantA, roles: ['co'] }).then((u) => env.login(u)),
       env.createUser({ tenant: tenantA, roles: ['viewer'] }).then((u) => env.login(u)),
-      env.createUser({ tenant: other, roles: ['co', 'admin'] }).then((u) => env.login(u)),
+      env.createUser({ tenant: tenantC, roles: ['co', 'admin'] }).then((u) => env.login(u)),
     ]);
   });
 
@@ -217,7 +218,7 @@ describe('risk portfolio runs (API)', function () {
   });
 
   it('an empty portfolio completes at once with nothing counted', async () => {
-    const tenant = (await env.ownerDb('utenti').where({ username: (await outsider.get('/auth/me')).body.username }).first()).cod_azienda as string;
+    const tenant = tenantC;
     const active = await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) => activeRuleSet(trx, tenant));
     const started = await outsider.post('/api/risk/runs', { tipo: 'simulazione', versione_id: active.id });
     assert.equal(started.status, 202, started.text);
