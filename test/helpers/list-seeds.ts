@@ -246,3 +246,30 @@ Object.assign(LIST_SEEDS, {
       from generate_series(1, :n / 4) i`)(owner);
   },
 } satisfies Record<string, Seed>);
+
+// Risk portfolio runs (part BATCH): runs and one run's results per tenant, on a retired version of their own.
+const riskRunVersion = (versione: number) => perTenant(`insert into rischio_versioni (id, cod_azienda, versione, stato, descrizione, created_by, activated_by, activated_at, retired_at)
+  values (md5(:tenant || '-${versione}')::uuid, :tenant, ${versione}, 'retired', 'seed', 'seed', 'seed', now(), now())`);
+Object.assign(LIST_SEEDS, {
+  risk_runs: async (owner: Knex) => {
+    await riskRunVersion(901)(owner);
+    await perTenant(`insert into rischio_esecuzioni (id, cod_azienda, tipo, versione_id, stato, totale, elaborati, cambi, workflow_id, started_by, started_at, finished_at)
+      select gen_random_uuid(), :tenant, (array['ricalcolo','simulazione'])[1 + i % 2], md5(:tenant || '-901')::uuid, (array['completed','failed','cancelled'])[1 + i % 3],
+        1000, 1000, i % 100, 'risk-run:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', now() - i * interval '1 minute' + interval '30 seconds'
+      from generate_series(1, :n / 10) i`)(owner);
+  },
+  risk_run_results: async (owner: Knex) => {
+    await seedCustomers(owner);
+    await riskRunVersion(902)(owner);
+    // The sample run (the filter's sample id) in the tenant the test reads; another run in each tenant.
+    await perTenant(`insert into rischio_esecuzioni (id, cod_azienda, tipo, versione_id, stato, workflow_id, started_by, finished_at)
+      select case when :tenant = '${BIG_TENANT}' and k = 1 then '00000000-0000-4000-8000-00000000e5e1'::uuid else gen_random_uuid() end, :tenant, 'simulazione',
+        md5(:tenant || '-902')::uuid, 'completed', 'risk-run-results:' || :tenant || ':' || k, 'seed', now()
+      from generate_series(1, 2) k`)(owner);
+    await perTenant(`insert into rischio_esecuzioni_risultati (esecuzione_id, cod_azienda, cod_anagrafe, punteggio, classe, punteggio_attuale, classe_attuale, cambia, differenze)
+      select e.id, :tenant, 'ANA-' || lpad(i::text, 6, '0'), i % 60, (array['basso','medio','medio_alto','alto'])[1 + i % 4], (i + 7) % 60,
+        case when i % 13 = 0 then null else (array['basso','medio','medio_alto','alto'])[1 + (i / 4) % 4] end, i % 5 = 0, '[]'
+      from rischio_esecuzioni e cross join generate_series(1, :n) i
+      where e.cod_azienda = :tenant and e.workflow_id like 'risk-run-results:%'`)(owner);
+  },
+} satisfies Record<string, Seed>);

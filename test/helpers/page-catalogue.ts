@@ -9,6 +9,7 @@ import type { TestEnv, TestUser } from './env';
 import type { TestClient } from './http-client';
 import { caseInReview, waitFor } from './onboarding';
 import { signInWithTotp } from './browser';
+import { seedRiskBatchPages } from './risk-batch-seed';
 
 /**
  * Every page the product serves, each with a record to show and the person who opens it,
@@ -152,6 +153,8 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
 
   // CONFIG (risk model pages): a draft opened through the page, so both the draft and the version in force have rules to show.
   const riskConfig = await seedRiskConfigPages(env, tenant, coApi);
+  // BATCH: a completed dry run for /rischio/scenari.
+  const riskBatch = await seedRiskBatchPages(env, tenant, coApi);
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -238,6 +241,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'rischio-fattore', path: `/rischio/fattori/${riskConfig.factor}`, visitor: staff(co) },
     { name: 'rischio-policy', path: '/rischio/policy?punteggio=42&classe_minima=', visitor: staff(co) },
     { name: 'rischio-soglia', path: `/rischio/policy/${riskConfig.threshold}`, visitor: staff(co) },
+    // BATCH
+    { name: 'rischio-scenari', path: '/rischio/scenari', visitor: staff(co) },
+    { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
 }

@@ -160,6 +160,12 @@ export const AUDIT_ACTION_LABELS = {
 
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
+
+  // Risk: portfolio runs (BATCH)
+  'risk.run.started': 'Esecuzione sul portafoglio avviata',
+  'risk.run.completed': 'Esecuzione sul portafoglio completata',
+  'risk.run.failed': 'Esecuzione sul portafoglio non riuscita',
+  'risk.run.cancelled': 'Esecuzione sul portafoglio annullata',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

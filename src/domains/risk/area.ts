@@ -1,12 +1,17 @@
-import type { ActivityDeps } from '../../../activities/deps';
 import { fileURLToPath } from 'node:url';
+import type { ActivityDeps } from '../../../activities/deps';
 import { createRiskAssessmentActivities } from '../../../activities/risk/risk-assessment.activities';
 import { createRiskEventsActivities } from '../../../activities/risk/risk-events.activities';
+import { createRiskPortfolioActivities } from '../../../activities/risk/risk-portfolio.activities';
 import { defineArea } from '../../kit/area';
 import { registerRiskConfigPages, riskConfigNavigation } from './config-pages/config.pages';
 import { registerRiskConfigRoutes } from './risk-config.routes';
+import { STAFF_READ } from '../../kit/roles';
 import { assessmentsList } from './assessment/assessment.list';
 import { registerAssessmentRoutes } from './assessment/assessment.routes';
+import { riskRunResultsList, riskRunsList } from './runs/runs.list';
+import { registerRiskRunPages } from './runs/runs.pages';
+import { registerRiskRunRoutes } from './runs/runs.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -27,6 +32,7 @@ export const riskArea = defineArea({
     registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
     // batch: runs API, /rischio/scenari
+    registerRiskRunRoutes, registerRiskRunPages,
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
   ],
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
@@ -34,15 +40,25 @@ export const riskArea = defineArea({
     ...noActivities(deps),
     // assess
     ...createRiskAssessmentActivities(deps), ...createRiskEventsActivities(deps),
+    // batch
+    ...createRiskPortfolioActivities(deps),
   }),
   workflowModules: [
     // assess
     fileURLToPath(new URL('../../../workflows/risk/risk-assessment.workflow.ts', import.meta.url)),
     fileURLToPath(new URL('../../../workflows/risk/risk-events.workflow.ts', import.meta.url)),
+    // batch
+    fileURLToPath(new URL('../../../workflows/risk/risk-portfolio.workflow.ts', import.meta.url)),
   ],
   lists: [
     // assess
     assessmentsList,
+    // batch
+    riskRunsList, riskRunResultsList,
+  ],
+  navigation: [
+    // batch
+    { section: 'Rischio', label: 'Scenari', href: '/rischio/scenari', roles: STAFF_READ, order: 60 },
   ],
   navigation: [],
   activities: (deps) => ({ ...noActivities(deps) }),

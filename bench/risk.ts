@@ -1,0 +1,73 @@
+/**
+ * Risk benchmark (not a test; `npm run bench:risk`): `npm start` on a throw-away data directory,
+ * 100,000 customers and 10 million movements written inside PostgreSQL (bench/records/seed.ts),
+ * a 30-rule version made active and a draft derived from it, then
+ * - one customer scored with the 30-rule set: scoreCustomers for one customer (its profile and
+ *   its movement aggregates from the 10 million movements), p50/p99 over 500 customers, in this
+ *   process against the app's PostgreSQL;
+ * - the whole portfolio recalculated (POST /api/risk/runs, ricalcolo: the workflow of `npm start`);
+ * - a dry run of the draft over the same portfolio (POST /api/risk/runs, simulazione).
+ * One JSON object per line. BENCH_CUSTOMERS and BENCH_MOVEMENTS size it; BENCH_SCORE_SAMPLES the first figure.
+ */
+import { withTenant } from '../src/db/tenant';
+import { activeRuleSet, loadRuleSet, scoreCustomers } from '../src/domains/risk';
+import { startAppStack } from './platform/app-stack';
+import { seedTenantAndSignIn } from './platform/seed';
+import { seedRecords } from './records/seed';
+import { classesInForce, csrfToken, percentile, timedRun } from './risk/measure';
+import { seedRuleSets } from './risk/rules';
+
+const out = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
+const log = (m: string) => process.stderr.write(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}\n`);
+const num = (name: string, dflt: number) => Number(process.env[name] ?? dflt);
+const COD = 'BENCH';
+const CUSTOMERS = num('BENCH_CUSTOMERS', 100_000);
+const MOVEMENTS = num('BENCH_MOVEMENTS', 10_000_000);
+const SAMPLES = num('BENCH_SCORE_SAMPLES', 500);
+
+const stack = await startAppStack(log);
+try {
+  const client = await seedTenantAndSignIn(stack, COD);
+  const t0 = performance.now();
+  await seedRecords(stack.owner, { codAzienda: COD, customers: CUSTOMERS, movements: MOVEMENTS, log });
+  out({ figure: 'seed', customers: CUSTOMERS, movements: MOVEMENTS, seconds: +((performance.now() - t0) / 1000).toFixed(1) });
+
+  const inTenant = <T>(fn: (trx: import('knex').Knex.Transaction) => Promise<T>) => withTenant(stack.deps.db, { codAzienda: COD, actor: 'bench' }, fn);
+  const base = await inTenant((trx) => activeRuleSet(trx, COD));
+  const sets = await seedRuleSets(stack.owner, COD, base.id);
+  out({ figure: 'rule-sets', default_rules: base.regole.length, active_rules: sets.activeRules, draft_rules: sets.draftRules });
+
+  // One customer scored, as an assessment scores it: one call of scoreCustomers, the version loaded once.
+  const versione = await inTenant((trx) => loadRuleSet(trx, COD, sets.activeId));
+  const oggi = new Date().toISOString().slice(0, 10);
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES + 20; i++) {
+    const cod = `ANA-${String(1 + ((i * 7_919) % CUSTOMERS)).padStart(6, '0')}`;
+    const s = performance.now();
+    const r = await inTenant((trx) => scoreCustomers(trx, COD, [cod], versione, oggi));
+    if (!r.get(cod)) throw new Error(`${cod} not scored`);
+    if (i >= 20) times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  out({ figure: 'score-one-customer', path: 'scoreCustomers (in process, one tenant transaction)', rules: versione.regole.length, samples: times.length,
+    p50_ms: +percentile(times, 50).toFixed(2), p99_ms: +percentile(times, 99).toFixed(2), target: 'p50 < 20 ms' });
+
+  const token = await csrfToken(client);
+  // The class in force the recalculation compares with: the active version's own, a few moved.
+  const prep = await timedRun(client, token, { tipo: 'simulazione', versione_id: sets.activeId }, log);
+  out({ figure: 'dry-run-active-version', customers: prep.run.elaborati, seconds: +prep.seconds.toFixed(1), customers_per_second: Math.round(prep.run.elaborati / prep.seconds), changes: prep.run.cambi });
+  await classesInForce(stack, COD, prep.run.id, 100, out);
+
+  const dry = await timedRun(client, token, { tipo: 'simulazione', versione_id: sets.draftId }, log);
+  out({ figure: 'dry-run-draft', customers: dry.run.elaborati, seconds: +dry.seconds.toFixed(1), customers_per_second: Math.round(dry.run.elaborati / dry.seconds), changes: dry.run.cambi,
+    up: dry.run.riepilogo.salite, down: dry.run.riepilogo.discese });
+
+  const recalc = await timedRun(client, token, { tipo: 'ricalcolo' }, log);
+  // Assessments start after each batch's commit; they are counted in the summary.
+  out({ figure: 'portfolio-recalculation', customers: recalc.run.elaborati, seconds: +recalc.seconds.toFixed(1), customers_per_second: Math.round(recalc.run.elaborati / recalc.seconds),
+    changes: recalc.run.cambi, assessments_started: recalc.run.riepilogo.valutazioni_avviate ?? 0, assessment_starts_failed: recalc.run.riepilogo.avvii_falliti ?? 0, target: 'seconds < 60 for 100,000 customers' });
+
+  client.close();
+} finally {
+  await stack.stop();
+}

@@ -1,0 +1,55 @@
+import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { createRiskPortfolioActivities } from '../../activities/risk/risk-portfolio.activities';
+import { failureMessage } from '../lib/failure-message';
+import { publishRecord } from '../lib/search-attributes';
+import { RISK_RUN_BATCH, RISK_RUN_LANES, RISK_RUN_RECORD_TYPE, type RiskRunInput, type RiskRunLane } from './risk-portfolio.contract';
+
+type Acts = ReturnType<typeof createRiskPortfolioActivities>;
+
+// A chunk is up to 20 batches of a lane (about 50,000 customers), a heartbeat after each batch:
+// a lost worker is noticed within a minute, a cancellation reaches the activity at its next
+// heartbeat, and a retry starts at the first batch not committed (the position is in the run row).
+const chunks = proxyActivities<Acts>({
+  startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['RISK_RUN_INVALID'] },
+});
+const short = proxyActivities<Acts>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
+
+/**
+ * One portfolio run (risk-run:<tenant>:<id>): the active customers in lanes walked side by side,
+ * each a chain of chunk activities; progress, summary and positions in rischio_esecuzioni. A long
+ * run continues as new with its lanes; a cancellation ends it as 'cancelled', a failure as 'failed'.
+ */
+export async function riskPortfolioWorkflow(input: RiskRunInput): Promise<void> {
+  const { runId, codAzienda } = input;
+  const publish = (status: string) => publishRecord({ codAzienda, recordType: RISK_RUN_RECORD_TYPE, recordId: runId, status });
+  publish('running');
+  let lanes: RiskRunLane[];
+  try {
+    lanes = input.lanes ?? await short.planRun({ runId, codAzienda, lanes: RISK_RUN_LANES });
+    let stopped = false;
+    let suggested = false;
+    await Promise.all(lanes.map(async (lane) => {
+      while (!lane.done && !stopped && !suggested) {
+        const r = await chunks.runChunk({ runId, codAzienda, lane, batchSize: input.batchSize ?? RISK_RUN_BATCH });
+        lane.done = r.done;
+        stopped ||= r.stopped;
+        suggested ||= workflowInfo().continueAsNewSuggested;
+      }
+    }));
+    if (stopped) { publish('cancelled'); return; }
+    if (lanes.some((l) => !l.done)) await continueAsNew<typeof riskPortfolioWorkflow>({ ...input, lanes });
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => short.finishRun({ runId, codAzienda, stato: 'cancelled' }));
+      publish('cancelled');
+      throw err;
+    }
+    const message = failureMessage(err);
+    await short.finishRun({ runId, codAzienda, stato: 'failed', errore: message });
+    publish('failed');
+    throw ApplicationFailure.create({ type: 'RISK_RUN_FAILED', message, nonRetryable: true });
+  }
+  await short.finishRun({ runId, codAzienda, stato: 'completed' });
+  publish('completed');
+}
