@@ -1,5 +1,10 @@
 import type { ActivityDeps } from '../../../activities/deps';
 import { defineArea } from '../../kit/area';
+import { STAFF_READ } from '../../kit/roles';
+import { riskViewsHome } from './views/views.home';
+import { riskMatrixCellList } from './views/views.list';
+import { registerRiskViewPages } from './views/views.pages';
+import { registerRiskViewRoutes } from './views/views.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -16,12 +21,25 @@ export const riskArea = defineArea({
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
+    registerRiskViewRoutes, registerRiskViewPages,
     // batch: runs API, /rischio/scenari
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
   ],
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
   activities: (deps) => ({ ...noActivities(deps) }),
   workflowModules: [],
-  lists: [],
-  navigation: [],
+  lists: [
+    // views
+    riskMatrixCellList,
+  ],
+  navigation: [
+    // views
+    { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF_READ, order: 10 },
+    { section: 'Rischio', label: 'Matrice', href: '/rischio/matrice', roles: STAFF_READ, order: 20 },
+    { section: 'Rischio', label: 'Portafoglio', href: '/rischio/portfolio', roles: STAFF_READ, order: 22 },
+    { section: 'Rischio', label: 'Heatmap', href: '/rischio/heatmap', roles: STAFF_READ, order: 24 },
+    { section: 'Rischio', label: 'Approvazioni', href: '/rischio/approvazioni', roles: STAFF_READ, order: 26 },
+  ],
+  // views: overrides waiting for the signed-in compliance officer
+  home: riskViewsHome,
 });
