@@ -36,12 +36,14 @@ export const registerRiskViewPages: RegisterRoutes = (router, { deps, views }) =
   router.get('/rischio', staff(STAFF_READ), async (ctx) => {
     const tenant = tenantOf(ctx);
     const data = await tx(ctx, async (trx) => {
-      const [p, pending, pendingCount, toRelease, toReleaseCount, changes, run] = await Promise.all([
-        portfolio(trx, tenant),
-        assessmentsInState(trx, tenant, ['override_pending'], 5), countInState(trx, tenant, ['override_pending']),
-        assessmentsInState(trx, tenant, WAITING_RELEASE, 5), countInState(trx, tenant, WAITING_RELEASE),
-        latestClassChanges(trx, tenant, 8), lastPortfolioRun(trx, tenant),
-      ]);
+      // One after the other: the queries share the transaction's connection.
+      const p = await portfolio(trx, tenant);
+      const pending = await assessmentsInState(trx, tenant, ['override_pending'], 5);
+      const pendingCount = await countInState(trx, tenant, ['override_pending']);
+      const toRelease = await assessmentsInState(trx, tenant, WAITING_RELEASE, 5);
+      const toReleaseCount = await countInState(trx, tenant, WAITING_RELEASE);
+      const changes = await latestClassChanges(trx, tenant, 8);
+      const run = await lastPortfolioRun(trx, tenant);
       const names = await userNames(trx, [...pending.map((a) => a.override_by), run?.started_by]);
       return { p, pending, pendingCount, toRelease, toReleaseCount, changes, run, names };
     });

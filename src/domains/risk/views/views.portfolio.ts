@@ -40,12 +40,11 @@ function byKey(rows: { k: string | null; classe: Classe; n: string | number }[])
 }
 
 export async function portfolio(trx: Knex.Transaction, codAzienda: string): Promise<Portfolio> {
-  const [groups, avg, customers] = await Promise.all([
-    scored(trx, codAzienda).select(trx.raw(`${EFFECTIVE} as classe`), 'a.tipo_soggetto as segmento', trx.raw('upper(a.paese_residenza) as paese'))
-      .count({ n: '*' }).groupByRaw('1, 2, 3') as Promise<{ classe: Classe; segmento: string; paese: string | null; n: string }[]>,
-    scored(trx, codAzienda).avg({ m: 'c.punteggio' }).first() as Promise<{ m: string | null } | undefined>,
-    trx('anagrafe').where('cod_azienda', codAzienda).whereNot('stato', 'eliminato').count({ n: '*' }).first() as Promise<{ n: string } | undefined>,
-  ]);
+  // One after the other: the queries share the transaction's connection.
+  const groups = await scored(trx, codAzienda).select(trx.raw(`${EFFECTIVE} as classe`), 'a.tipo_soggetto as segmento', trx.raw('upper(a.paese_residenza) as paese'))
+    .count({ n: '*' }).groupByRaw('1, 2, 3') as { classe: Classe; segmento: string; paese: string | null; n: string }[];
+  const avg = await scored(trx, codAzienda).avg({ m: 'c.punteggio' }).first() as { m: string | null } | undefined;
+  const customers = await trx('anagrafe').where('cod_azienda', codAzienda).whereNot('stato', 'eliminato').count({ n: '*' }).first() as { n: string } | undefined;
   const perClasse = zeroClasses();
   for (const g of groups) perClasse[g.classe] += Number(g.n);
   const valutati = Object.values(perClasse).reduce((s, n) => s + n, 0);
