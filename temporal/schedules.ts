@@ -1,5 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { CDD_SWEEP_SCHEDULE_ID, CDD_SWEEP_WORKFLOW_TYPE } from '../workflows/cdd/cdd-sweep.contract';
+import { RISK_EVENTS_SCHEDULE_ID, RISK_EVENTS_WORKFLOW_TYPE } from '../workflows/risk/risk-events.contract';
 import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../workflows/outbox/outbox.contract';
 import {
   SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE, type ScreeningImportInput,
@@ -48,6 +49,19 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       memo: { descrizione: 'Apre le pratiche di adeguata verifica per revisioni scadute, documenti in scadenza e nuove corrispondenze di screening' },
     });
     created.push(CDD_SWEEP_SCHEDULE_ID);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  try {
+    await client.schedule.create({
+      scheduleId: RISK_EVENTS_SCHEDULE_ID,
+      // A new match, changed customer data or a completed CDD task is reflected in the customer's risk within minutes.
+      spec: { intervals: [{ every: '5 minutes' }] },
+      action: { type: 'startWorkflow', workflowType: RISK_EVENTS_WORKFLOW_TYPE, args: [], taskQueue, workflowId: 'risk-events:scheduled' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
+      memo: { descrizione: 'Ricalcola il rischio dei clienti con nuove corrispondenze di screening, dati modificati o adeguate verifiche completate' },
+    });
+    created.push(RISK_EVENTS_SCHEDULE_ID);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { cddAnswers, uboOwners } from '../../src/domains/onboarding/onboarding.validation';
-import { scoreRisk, type RiskInput } from '../../src/domains/onboarding/onboarding.risk';
+import { isKnownCddVersion } from '../../src/domains/onboarding/onboarding.cdd-schema';
+import { secondApprovalRequired } from '../../src/domains/onboarding/onboarding.four-eyes';
+import { todayInRome } from '../../src/domains/records';
+import { declaredVolume, emptyProfile, normaliseAnswers, normaliseCountries, scoreApplicant, type ProfiloRischio } from '../../src/domains/risk';
 import { screenSubjects, screenWallet } from '../../src/domains/screening';
 import type { ScreeningSubjectInput } from '../../workflows/screening/screening.contract';
 import type { OnboardingStep, RiskResult, SubjectType } from '../../workflows/onboarding/onboarding.contract';
@@ -113,39 +116,62 @@ export async function screenCaseWallets(db: Knex, p: OnboardingStep): Promise<{ 
   });
 }
 
-/** The risk model's input from the stored case (people's countries, PEP, stored screening). */
-export function riskInputOf(row: CaseRow, wallets: Obj[]): RiskInput {
+/**
+ * The applicant's risk profile from the stored case (people's countries, PEP, stored screening,
+ * wallets, channel, questionnaire): the same shape the risk engine builds for a customer, so
+ * the tenant's rule set scores both alike.
+ */
+export function applicantProfile(row: CaseRow, wallets: Obj[]): ProfiloRischio {
   const a = (row.anagrafe ?? {}) as Obj;
   const rep = (a.legale_rappresentante ?? {}) as Obj;
   const owners = uboOwners(row.ubo);
-  const paese = (v: unknown) => (typeof v === 'string' ? v.trim().toUpperCase() : '');
-  const countries = (Array.isArray(row.countries) ? row.countries : []).map((c: Obj) => paese(c?.paese));
-  const nationalities = [a.nazionalita, rep.nazionalita, ...owners.map((o) => o.nazionalita)].map(paese);
-  const residences = [
-    a.paese_residenza, (a.residenza as Obj | undefined)?.paese, (a.sede as Obj | undefined)?.paese, a.paese_costituzione, ...owners.map((o) => o.paese_residenza),
-  ].map(paese);
+  const operativita = normaliseCountries((Array.isArray(row.countries) ? row.countries : []).map((c: Obj) => c?.paese));
+  const own = [a.nazionalita, a.paese_residenza, (a.residenza as Obj | undefined)?.paese, (a.sede as Obj | undefined)?.paese, a.paese_costituzione];
+  const collegati = normaliseCountries([rep.nazionalita, ...owners.flatMap((o) => [o.nazionalita, o.paese_residenza])]);
   const s = (row.screening ?? {}) as Obj;
   const soggetti = Array.isArray(s.soggetti) ? (s.soggetti as Obj[]) : [];
   const live = wallets.filter((w) => w.stato !== 'revoked');
-  return {
-    subjectType: (row.tipo_soggetto ?? null) as SubjectType | null,
-    countries, nationalities, residences,
-    pep: anyPep(row),
-    screeningMatches: soggetti.reduce((n, x) => n + (Number(x.matches) || 0), 0),
-    walletHits: live.filter((w) => (w.screening as Obj | null)?.hit === true).length,
-    selfHostedWallets: live.filter((w) => w.tipo === 'self_hosted').length,
-    canale: row.canale === 'sportello' ? 'sportello' : 'online',
-    cdd: { version: row.cdd_schema_version ?? null, answers: cddAnswers(row.cdd_answers) },
+  // Answers given under an unknown questionnaire version are not read: their meaning is unknown.
+  const questionario = isKnownCddVersion(row.cdd_schema_version) ? normaliseAnswers(cddAnswers(row.cdd_answers)) : {};
+  const tipo = (row.tipo_soggetto ?? null) as SubjectType | null;
+  const p = emptyProfile();
+  p.cliente = { ...p.cliente, tipo_soggetto: tipo, pep: isYes(a.pep), pep_collegati: anyPep(row), attivita: str(a.attivita) ?? null, settore: str(questionario.settore) ?? null };
+  p.geografia = {
+    ...p.geografia,
+    nazionalita: normaliseCountries([a.nazionalita])[0] ?? null,
+    paese_residenza: normaliseCountries(own.slice(1))[0] ?? null,
+    paesi_operativita: operativita, paesi_collegati: collegati,
+    paesi: normaliseCountries([...own, ...operativita, ...collegati]),
   };
+  p.prodotto = {
+    ...p.prodotto,
+    wallet_self_hosted: live.filter((w) => w.tipo === 'self_hosted').length,
+    wallet_sanzionati: live.filter((w) => (w.screening as Obj | null)?.hit === true).length,
+    crypto: live.length > 0,
+  };
+  p.canale = { canale: row.canale === 'sportello' ? 'sportello' : 'online', intermediario: false };
+  p.screening = { corrispondenze_aperte: soggetti.reduce((n, x) => n + (Number(x.matches) || 0), 0), corrispondenze_confermate: 0 };
+  p.titolari = { numero: owners.length, pep: owners.some((o) => isYes(o.pep)) };
+  p.dichiarato = { volume_annuo_eur: declaredVolume(questionario, live.map((w) => (w.volume_annuo_eur == null ? null : Number(w.volume_annuo_eur)))) };
+  p.questionario = questionario;
+  return p;
 }
 
+/** The case's score by the tenant's active rule set (the risk area's engine), in the shape the onboarding pages read. */
 export async function scoreCaseRisk(db: Knex, p: OnboardingStep): Promise<RiskResult> {
   return tx(db, p, async (trx) => {
     const row = await lockCase(trx, p.caseId);
     const wallets = await trx('onboarding_wallets').where({ case_id: p.caseId });
-    const risk = scoreRisk(riskInputOf(row, wallets));
+    const profilo = applicantProfile(row, wallets);
+    const scored = await scoreApplicant(trx, p.codAzienda, profilo, todayInRome());
+    const facts = { pep: profilo.cliente.pep_collegati, screeningMatches: profilo.screening.corrispondenze_aperte, walletHits: profilo.prodotto.wallet_sanzionati };
+    const risk: RiskResult = {
+      score: scored.score, classe: scored.classe, fattori: scored.fattori, ...facts,
+      secondApprovalRequired: secondApprovalRequired({ classe: scored.classe, ...facts }), modello: scored.modello,
+    };
     await trx('onboarding_cases').where({ id: p.caseId }).update({
-      risk: json({ ...risk, calcolato_at: new Date().toISOString() }), risk_score: risk.score, risk_classe: risk.classe, pep: risk.pep, updated_at: new Date(),
+      risk: json({ ...risk, versione_id: scored.punteggio.versione.id, pavimento: scored.punteggio.pavimento, calcolato_at: new Date().toISOString() }),
+      risk_score: risk.score, risk_classe: risk.classe, pep: risk.pep, updated_at: new Date(),
     });
     await auditCase(trx, p, 'risk', { score: risk.score, classe: risk.classe, modello: risk.modello, second_approval_required: risk.secondApprovalRequired });
     return risk;

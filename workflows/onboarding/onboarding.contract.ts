@@ -158,7 +158,7 @@ export interface ValidationIssue { path: string; message: string; step: number }
 export interface RiskFactor { codice: string; descrizione: string; punti: number }
 export interface RiskResult {
   score: number;
-  classe: 'basso' | 'medio' | 'alto';
+  classe: 'basso' | 'medio' | 'medio_alto' | 'alto';
   fattori: RiskFactor[];
   pep: boolean;
   screeningMatches: number;

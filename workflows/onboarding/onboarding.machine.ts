@@ -23,7 +23,7 @@ export const EDITABLE_STATES: readonly OnboardingStatus[] = ['draft', 'info_requ
 
 /**
  * Onboarding case, as in docs/processes.md. `approve` goes to `approved`, or to
- * `pending_second_approval` when the risk is high, a PEP is declared or screening found
+ * `pending_second_approval` when the risk is high or medium-high, a PEP is declared or screening found
  * any match: the workflow picks the target from the submission's risk result.
  * Erase is allowed only before the first submission (see docs/processes.md: AML
  * retention wins over erasure once the data has been submitted).

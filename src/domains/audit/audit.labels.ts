@@ -133,6 +133,31 @@ export const AUDIT_ACTION_LABELS = {
   'esign.lock': 'Cerimonia di firma bloccata',
   'esign.cancel': 'Cerimonia di firma annullata',
 
+  // Risk model (issue 12, part ENGINE): factors, rule sets, rules, thresholds
+  'risk-model.seed': 'Modello di rischio predefinito creato',
+  'risk-model.factor-create': 'Fattore di rischio creato',
+  'risk-model.factor-update': 'Fattore di rischio modificato',
+  'risk-model.factor-deactivate': 'Fattore di rischio disattivato',
+  'risk-model.draft-create': 'Bozza di regole creata',
+  'risk-model.draft-discard': 'Bozza di regole scartata',
+  'risk-model.activate': 'Versione delle regole attivata',
+  'risk-model.rule-create': 'Regola di rischio creata',
+  'risk-model.rule-update': 'Regola di rischio modificata',
+  'risk-model.rule-deactivate': 'Regola di rischio disattivata',
+  'risk-model.threshold-create': 'Soglia di rischio creata',
+  'risk-model.threshold-update': 'Soglia di rischio modificata',
+
+  // Risk assessments (part ASSESS)
+  'risk_assessment.create': 'Valutazione del rischio avviata',
+  'risk_assessment.calculate': 'Rischio calcolato',
+  'risk_assessment.override': 'Classe di rischio modificata dall\'analista (in attesa di conferma)',
+  'risk_assessment.complete-override': 'Modifica della classe confermata (quattro occhi)',
+  'risk_assessment.release': 'Classe di rischio rilasciata',
+  'risk_assessment.archive': 'Valutazione archiviata',
+  'risk_assessment.override_expired': 'Modifica della classe scaduta',
+  'risk_assessment.case_opened': 'Caso di indagine aperto dalla valutazione',
+  'anagrafe.risk_class': 'Classe di rischio del cliente aggiornata',
+
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
 } as const satisfies Record<string, string>;

@@ -63,13 +63,14 @@ function replyView(deps: Deps, user: SessionUser, reply: CaseReply & { record: N
   };
 }
 
-export async function openCase(deps: Deps, codAzienda: string, user: SessionUser, data: CreateCaseInput) {
+/** `opts.caseId`: an id chosen by the caller (another area opening the case for its record: the same record, the same case). */
+export async function openCase(deps: Deps, codAzienda: string, user: SessionUser, data: CreateCaseInput, opts: { caseId?: string } = {}) {
   const slaDays = await db(deps, codAzienda, user)(async (trx) => {
     // The assignee and the subject must be this tenant's (another tenant's is "not found").
     await assertReferencesInTenant(trx, codAzienda, { assegnatario: { kind: 'utente', value: data.assegnatario }, cod_anagrafe: { kind: 'soggetto', value: data.cod_anagrafe } });
     return readSlaDays(trx, codAzienda, data.priorita);
   });
-  const { caseId, reply } = await createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays });
+  const { caseId, reply } = await createCase(await caseTemporal(deps), { codAzienda, user, data, slaDays, ...(opts.caseId ? { caseId: opts.caseId } : {}) });
   // A repeated create (the same record id) answers without the row: read it then.
   const record = reply.record ?? await requireCase(deps, codAzienda, user, caseId);
   return { caseId, view: replyView(deps, user, { ...reply, record: record as NonNullable<CaseReply['record']> }) };

@@ -55,8 +55,8 @@ export const AZIONE_LABELS: Record<OnboardingAction, string> = {
   'wallet-revoke': 'Revoca wallet',
 };
 
-export const RISCHIO_LABELS: Record<string, string> = { basso: 'Basso', medio: 'Medio', alto: 'Alto' };
-export const RISCHIO_TONES: Record<string, string> = { basso: 'green', medio: 'yellow', alto: 'red' };
+export const RISCHIO_LABELS: Record<string, string> = { basso: 'Basso', medio: 'Medio', medio_alto: 'Medio-alto', alto: 'Alto' };
+export const RISCHIO_TONES: Record<string, string> = { basso: 'green', medio: 'yellow', medio_alto: 'orange', alto: 'red' };
 
 export const SOGGETTO_LABELS: Record<SubjectType, string> = {
   persona_fisica: 'Persona fisica',

@@ -27,7 +27,7 @@ import { onboardingCasesList } from './onboarding-admin.list';
 
 const blankToUndefined = z.literal('').transform(() => undefined);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (AAAA-MM-GG)').refine((d) => !Number.isNaN(Date.parse(d)), 'Data non valida');
-export const RISK_CLASSES = ['basso', 'medio', 'alto'] as const;
+export const RISK_CLASSES = ['basso', 'medio', 'medio_alto', 'alto'] as const;
 
 export const adminListQuery = z.object({
   stato: z.enum(ONBOARDING_STATES, { error: 'Stato non valido' }).optional().or(blankToUndefined),

@@ -13,6 +13,7 @@ export {
   createCustomer, createOrMatchCustomer, customerAsOf, customerJson, getCustomer, openRelationshipsOf, softDeleteCustomer, updateCustomer,
   SCREENING_FIELDS, type CustomerFields, type CustomerPatch, type CustomerRow, type UpdateResult,
 } from './records.commands';
+export { setRiskClass, type SetRiskClassInput, type SetRiskClassResult } from './records.risk-class';
 export { closeRapporto, createRapporto, type RapportoInput } from './relationships.commands';
 export { createLegame, type LegameInput } from './links.commands';
 export { createDocumento, type DocumentoInput } from './documents.commands';

@@ -1,6 +1,11 @@
 import type { ActivityDeps } from '../../../activities/deps';
+import { fileURLToPath } from 'node:url';
+import { createRiskAssessmentActivities } from '../../../activities/risk/risk-assessment.activities';
+import { createRiskEventsActivities } from '../../../activities/risk/risk-events.activities';
 import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
+import { assessmentsList } from './assessment/assessment.list';
+import { registerAssessmentRoutes } from './assessment/assessment.routes';
 import { riskViewsHome } from './views/views.home';
 import { riskMatrixCellList } from './views/views.list';
 import { registerRiskViewPages } from './views/views.pages';
@@ -20,15 +25,26 @@ export const riskArea = defineArea({
     // engine: rules, factors, rule sets, policy (API)
     // config-pages: /rischio/configurazione, /rischio/fattori, /rischio/policy
     // assess: assessments API, calculate, history, explainability, open-from-assessment
+    registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
     registerRiskViewRoutes, registerRiskViewPages,
     // batch: runs API, /rischio/scenari
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
   ],
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
-  activities: (deps) => ({ ...noActivities(deps) }),
-  workflowModules: [],
+  activities: (deps) => ({
+    ...noActivities(deps),
+    // assess
+    ...createRiskAssessmentActivities(deps), ...createRiskEventsActivities(deps),
+  }),
+  workflowModules: [
+    // assess
+    fileURLToPath(new URL('../../../workflows/risk/risk-assessment.workflow.ts', import.meta.url)),
+    fileURLToPath(new URL('../../../workflows/risk/risk-events.workflow.ts', import.meta.url)),
+  ],
   lists: [
+    // assess
+    assessmentsList,
     // views
     riskMatrixCellList,
   ],
