@@ -6,6 +6,7 @@ import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { assessmentsList } from './assessment/assessment.list';
 import { registerAssessmentRoutes } from './assessment/assessment.routes';
+import { registerRiskAssessmentPage } from './views/views.assessment-page';
 import { riskViewsHome } from './views/views.home';
 import { riskMatrixCellList } from './views/views.list';
 import { registerRiskViewPages } from './views/views.pages';
@@ -27,7 +28,8 @@ export const riskArea = defineArea({
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
-    registerRiskViewRoutes, registerRiskViewPages,
+    // (the fixed /rischio/<page> paths before /rischio/:cod, which passes on what is not an assessment code)
+    registerRiskViewRoutes, registerRiskViewPages, registerRiskAssessmentPage,
     // batch: runs API, /rischio/scenari
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
   ],
