@@ -66,7 +66,11 @@ describe('browser: a risk class override confirmed by a second person, the matri
     await coPage.locator(`[data-assessment="${cod1}"] [data-action="complete-override"]`).click();
     await coPage.waitForURL(new RegExp(`/rischio/${cod1}$`));
     assert.match(await coPage.locator('.alert').first().innerText(), /Modifica della classe confermata/);
-    assert.equal(await coPage.locator('[data-current-state]').getAttribute('data-current-state'), 'overridden');
+    // Confirmed: the process releases the new class at once when it raises the class (part ASSESS's release policy).
+    assert.ok(['overridden', 'released'].includes((await coPage.locator('[data-current-state]').getAttribute('data-current-state'))!));
+    const confirmed = await env.ownerDb('rischio_valutazioni').where({ cod_azienda: tenant, cod_valutazione: cod1 }).first();
+    assert.equal(confirmed.override_confirmed_by, co.cod_utente);
+    assert.equal(confirmed.override_by, analyst.cod_utente);
 
     // 3. The officer proposes an override of their own: the confirmation is refused with the four-eyes message.
     await coPage.goto(`${env.baseUrl}/rischio/${cod2}`);
