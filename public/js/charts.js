@@ -210,8 +210,12 @@
       return p.name + ': ' + (totals.indexOf(p.dataIndex) >= 0 ? '' : raw > 0 ? '+' : '') + fmt(raw);
     } };
     base.xAxis = categoryAxis(spec.categories);
+    // Rule names are long: every one shown, wrapped within its column.
     base.xAxis.axisLabel.interval = 0;
-    base.xAxis.axisLabel.rotate = spec.categories.length > 6 ? 30 : 0;
+    base.xAxis.axisLabel.hideOverlap = false;
+    base.xAxis.axisLabel.width = Math.max(60, Math.floor(560 / Math.max(1, spec.categories.length)));
+    base.xAxis.axisLabel.overflow = 'break';
+    base.xAxis.axisLabel.lineHeight = 14;
     base.yAxis = valueAxis(spec.unit);
     var marks = (spec.lines || []).map(function (l) {
       return { yAxis: l.value, name: l.label, lineStyle: { color: colour(l.tone || 'orange'), type: 'dashed', width: 2 }, label: { formatter: l.label, position: 'insideEndTop', color: TEXT } };
