@@ -47,7 +47,7 @@ export const registerRiskViewPages: RegisterRoutes = (router, { deps, views }) =
       const names = await userNames(trx, [...pending.map((a) => a.override_by), run?.started_by]);
       return { p, pending, pendingCount, toRelease, toReleaseCount, changes, run, names };
     });
-    const kpis = CLASSI.map((c) => ({ key: c, label: `Classe ${CLASSE_LABELS[c].toLowerCase()}`, value: data.p.per_classe[c], tone: CLASSE_TONES[c], href: `/anagrafe?classe_rischio=${c}` }));
+    const kpis = CLASSI.map((c) => ({ key: c, label: `Rischio ${CLASSE_LABELS[c].toLowerCase()}`, value: data.p.per_classe[c], tone: CLASSE_TONES[c], href: `/anagrafe?classe_rischio=${c}` }));
     render(ctx, views, 'rischio/overview.njk', { ...data, kpis, labels, classChart: byClassChart(data.p.per_classe) });
   });
 
