@@ -17,6 +17,7 @@
   var TEXT_SOFT = '#5b6474';
   var KIND_NAMES = {
     bar: 'Grafico a barre', 'stacked-bar': 'Grafico a barre sovrapposte', line: 'Grafico a linee', pie: 'Grafico ad anello', heatmap: 'Mappa di calore',
+    waterfall: 'Grafico a cascata',
   };
 
   var numberFormat;
@@ -149,6 +150,7 @@
       }];
       return base;
     }
+    if (spec.kind === 'waterfall') return waterfall(spec, base);
     var stacked = spec.kind === 'stacked-bar';
     var legend = series.length > 1;
     base.grid = { top: spec.unit && !spec.horizontal ? 32 : 16, left: 8, right: 24, bottom: legend ? 40 : 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
@@ -166,9 +168,66 @@
       if (series.length === 1 && spec.tones.length && out.type === 'bar') {
         out.data = s.data.map(function (v, i) { return spec.tones[i] ? { value: v, itemStyle: { color: colour(spec.tones[i]) } } : v; });
       }
+      // Class bands behind a line (from..to on the value axis, each in its tone) and labelled lines.
+      if (si === 0 && (spec.bands || []).length) {
+        out.markArea = { silent: true, data: spec.bands.map(function (b) {
+          return [{ yAxis: b.from, name: b.label, itemStyle: { color: colour(b.tone), opacity: 0.08 }, label: { color: TEXT_SOFT, position: 'insideLeft' } }, { yAxis: b.to }];
+        }) };
+      }
       if (si === 0 && !legend) out.label = { show: !stacked && spec.kind === 'bar', position: spec.horizontal ? 'right' : 'top', color: TEXT, formatter: function (p) { return fmt(p.value); } };
       return out;
     });
+    return base;
+  }
+
+  /**
+   * A waterfall: each category a step added to the running total (series[0].data, positive in the
+   * series' tone, negative in green), the categories named in `totals` drawn from zero as sums,
+   * and `lines` (a floor, thresholds) as labelled horizontal lines. An invisible base series lifts
+   * each step to where the previous one ended.
+   */
+  function waterfall(spec, base) {
+    var s0 = (spec.series || [])[0] || { name: '', data: [] };
+    var totals = spec.totals || [];
+    var running = 0;
+    var lift = [];
+    var bars = spec.categories.map(function (_, i) {
+      var v = Number(s0.data[i]) || 0;
+      if (totals.indexOf(i) >= 0) {
+        lift.push(Math.min(0, v));
+        return { value: Math.abs(v), raw: v, itemStyle: { color: colour('blue') } };
+      }
+      var start = running;
+      running += v;
+      lift.push(Math.min(start, running));
+      return { value: Math.abs(v), raw: v, itemStyle: { color: colour(v >= 0 ? (s0.tone || 'red') : 'green') } };
+    });
+    base.grid = { top: 32, left: 8, right: 24, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
+    base.tooltip = { trigger: 'axis', confine: true, axisPointer: { type: 'shadow' }, formatter: function (ps) {
+      var p = ps.filter(function (x) { return x.seriesIndex === 1; })[0];
+      if (!p) return '';
+      var raw = p.data.raw;
+      return p.name + ': ' + (totals.indexOf(p.dataIndex) >= 0 ? '' : raw > 0 ? '+' : '') + fmt(raw);
+    } };
+    base.xAxis = categoryAxis(spec.categories);
+    // Rule names are long: every one shown, wrapped within its column.
+    base.xAxis.axisLabel.interval = 0;
+    base.xAxis.axisLabel.hideOverlap = false;
+    base.xAxis.axisLabel.width = Math.max(60, Math.floor(560 / Math.max(1, spec.categories.length)));
+    base.xAxis.axisLabel.overflow = 'break';
+    base.xAxis.axisLabel.lineHeight = 14;
+    base.yAxis = valueAxis(spec.unit);
+    var marks = (spec.lines || []).map(function (l) {
+      return { yAxis: l.value, name: l.label, lineStyle: { color: colour(l.tone || 'orange'), type: 'dashed', width: 2 }, label: { formatter: l.label, position: 'insideEndTop', color: TEXT } };
+    });
+    base.series = [
+      { type: 'bar', name: 'base', stack: 'cascata', data: lift, itemStyle: { color: 'transparent' }, emphasis: { disabled: true }, tooltip: { show: false }, silent: true },
+      {
+        type: 'bar', name: s0.name, stack: 'cascata', data: bars, barMaxWidth: 48,
+        label: { show: true, position: 'top', color: TEXT, formatter: function (p) { var r = p.data.raw; return (totals.indexOf(p.dataIndex) >= 0 ? '' : r > 0 ? '+' : '') + fmt(r); } },
+        markLine: marks.length ? { symbol: 'none', silent: true, data: marks } : undefined,
+      },
+    ];
     return base;
   }
 

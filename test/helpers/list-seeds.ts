@@ -245,6 +245,20 @@ Object.assign(LIST_SEEDS, {
         'titolare_effettivo', 25 + i % 50, 'proprieta_diretta', 'import', 'seed', now() - i * interval '1 minute'
       from generate_series(1, :n / 4) i`)(owner);
   },
+
+  // views: the current scores of every customer, spread over the 16 cells of the matrix (a retired
+  // rule set of its own, so another seed's active or draft version never collides with it).
+  'risk.matrix_cell': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`with v as (
+        insert into rischio_versioni (id, cod_azienda, versione, stato, created_by, activated_by, activated_at, retired_at, retired_by)
+        values (gen_random_uuid(), :tenant, 901, 'retired', 'seed', 'seed', now() - interval '1 year', now(), 'seed') returning id
+      )
+      insert into rischio_correnti (cod_azienda, cod_anagrafe, versione_id, punteggio, classe_calcolata, classe_effettiva, probabilita, impatto, calcolato_at)
+      select :tenant, 'ANA-' || lpad(i::text, 6, '0'), v.id, i % 80, (array['basso','medio','medio_alto','alto'])[1 + i % 4],
+        (array['basso','medio','medio_alto','alto'])[1 + i % 4], 1 + i % 4, 1 + (i / 4) % 4, now() - i * interval '1 minute'
+      from generate_series(1, :n) i, v`)(owner);
+  },
 } satisfies Record<string, Seed>);
 
 // Risk portfolio runs (part BATCH): runs and one run's results per tenant, on a retired version of their own.

@@ -10,6 +10,7 @@ import type { TestClient } from './http-client';
 import { caseInReview, waitFor } from './onboarding';
 import { signInWithTotp } from './browser';
 import { seedRiskBatchPages } from './risk-batch-seed';
+import { seedRiskPortfolio } from './risk-views-fixture';
 
 /**
  * Every page the product serves, each with a record to show and the person who opens it,
@@ -155,6 +156,10 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const riskConfig = await seedRiskConfigPages(env, tenant, coApi);
   // BATCH: a completed dry run for /rischio/scenari.
   const riskBatch = await seedRiskBatchPages(env, tenant, coApi);
+  // VIEWS (risk): a scored portfolio with assessments in every listed state, and one real assessment through its workflow.
+  const riskSeed = await seedRiskPortfolio(env.ownerDb, tenant, { overrideBy: analyst.cod_utente });
+  const riskAssessment = await analystApi.post('/api/risk/calculate/ANA-EDD001', {});
+  assert.equal(riskAssessment.status, 201, riskAssessment.text);
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -187,6 +192,16 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'cdd-evidenze', path: `/cdd/evidence/${cdd.review.code}`, visitor: staff(auditor) },
     { name: 'cdd-storico', path: `/cdd/history/${cdd.review.code}`, visitor: staff(co) },
     { name: 'cdd-revisione', path: `/cdd/review/${cdd.review.code}`, visitor: staff(co) },
+    // VIEWS (risk)
+    { name: 'rischio', path: '/rischio', visitor: staff(co) },
+    { name: 'rischio-portfolio', path: '/rischio/portfolio', visitor: staff(auditor) },
+    { name: 'rischio-heatmap', path: '/rischio/heatmap', visitor: staff(analyst) },
+    { name: 'rischio-matrice', path: '/rischio/matrice', visitor: staff(co) },
+    { name: 'rischio-matrice-cella', path: '/rischio/matrice/4/4', visitor: staff(co) },
+    { name: 'rischio-approvazioni', path: '/rischio/approvazioni', visitor: staff(co2) },
+    { name: 'rischio-valutazione', path: `/rischio/${riskAssessment.body.cod_valutazione}`, visitor: staff(analyst) },
+    { name: 'rischio-valutazione-da-confermare', path: `/rischio/${riskSeed.assessments.pending.cod}`, visitor: staff(co) },
+    // end VIEWS (risk)
     { name: 'edd', path: '/edd', visitor: staff(co) },
     { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
     { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },

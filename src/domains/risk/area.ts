@@ -12,6 +12,11 @@ import { registerAssessmentRoutes } from './assessment/assessment.routes';
 import { riskRunResultsList, riskRunsList } from './runs/runs.list';
 import { registerRiskRunPages } from './runs/runs.pages';
 import { registerRiskRunRoutes } from './runs/runs.routes';
+import { registerRiskAssessmentPage } from './views/views.assessment-page';
+import { riskViewsHome } from './views/views.home';
+import { riskMatrixCellList } from './views/views.list';
+import { registerRiskViewPages } from './views/views.pages';
+import { registerRiskViewRoutes } from './views/views.routes';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -31,6 +36,8 @@ export const riskArea = defineArea({
     // assess: assessments API, calculate, history, explainability, open-from-assessment
     registerAssessmentRoutes,
     // views: /rischio, /rischio/:cod, approvazioni, portfolio/heatmap/matrix API and pages
+    // (the fixed /rischio/<page> paths before /rischio/:cod, which passes on what is not an assessment code)
+    registerRiskViewRoutes, registerRiskViewPages, registerRiskAssessmentPage,
     // batch: runs API, /rischio/scenari
     registerRiskRunRoutes, registerRiskRunPages,
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
@@ -67,4 +74,14 @@ export const riskArea = defineArea({
   navigation: [
     // config-pages
     ...riskConfigNavigation,
+    // views
+    riskMatrixCellList,
+    // views
+    { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF_READ, order: 10 },
+    { section: 'Rischio', label: 'Matrice', href: '/rischio/matrice', roles: STAFF_READ, order: 20 },
+    { section: 'Rischio', label: 'Portafoglio', href: '/rischio/portfolio', roles: STAFF_READ, order: 22 },
+    { section: 'Rischio', label: 'Heatmap', href: '/rischio/heatmap', roles: STAFF_READ, order: 24 },
+    { section: 'Rischio', label: 'Approvazioni', href: '/rischio/approvazioni', roles: STAFF_READ, order: 26 },
+  // views: overrides waiting for the signed-in compliance officer
+  home: riskViewsHome,
 });
