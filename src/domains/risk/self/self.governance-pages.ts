@@ -39,7 +39,10 @@ export const registerSelfGovernancePages: RegisterRoutes = (router, { deps, view
   const renderControls = async (ctx: Ctx, problem?: PageProblem, status = 200) => {
     const data = await tx(ctx, async (trx) => {
       await ensureSelfDefaults(trx, tenantOf(ctx));
-      const [controlli, linee, byLine] = await Promise.all([listControls(trx, tenantOf(ctx)), activeLines(trx, tenantOf(ctx)), controlsByLine(trx, tenantOf(ctx))]);
+      // One transaction, one connection: the reads go one after the other.
+      const controlli = await listControls(trx, tenantOf(ctx));
+      const linee = await activeLines(trx, tenantOf(ctx));
+      const byLine = await controlsByLine(trx, tenantOf(ctx));
       const suggerite = linee.map((l) => {
         const own = byLine.perLinea.get(l.id) ?? [];
         return { id: l.id, nome: l.nome, controlli: own.length + byLine.trasversali.length, vulnerabilita: suggestedVulnerability([...own, ...byLine.trasversali]) };
@@ -120,10 +123,9 @@ export const registerSelfGovernancePages: RegisterRoutes = (router, { deps, view
   const renderDecisions = async (ctx: Ctx, problem?: PageProblem, status = 200) => {
     const data = await tx(ctx, async (trx) => {
       await ensureSelfDefaults(trx, tenantOf(ctx));
-      const [decisioni, esercizi, metriche] = await Promise.all([
-        listDecisions(trx, tenantOf(ctx)), listExercises(trx, tenantOf(ctx)),
-        trx('rischio_raf_metriche').where({ cod_azienda: tenantOf(ctx) }).orderBy('ordine').select('id', 'nome'),
-      ]);
+      const decisioni = await listDecisions(trx, tenantOf(ctx));
+      const esercizi = await listExercises(trx, tenantOf(ctx));
+      const metriche: { id: string; nome: string }[] = await trx('rischio_raf_metriche').where({ cod_azienda: tenantOf(ctx) }).orderBy('ordine').select('id', 'nome');
       return { decisioni, esercizi, metriche };
     });
     render(ctx, views, 'rischio-self/decisioni.njk', {
