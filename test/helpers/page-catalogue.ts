@@ -56,6 +56,9 @@ export const NOT_PAGES: Record<string, string> = {
   '/auth/me': 'JSON of the signed-in user',
   '/aziende/:cod/logo': 'the tenant\'s logo, an image',
   '/cdd/evidence/:codPratica/:evidenceId': 'an evidence file of a CDD task, a download',
+  // risk SELF
+  '/rischio/autovalutazione/:anno/export.pdf': 'the self-assessment report, a PDF download',
+  '/rischio/autovalutazione/:anno/export.xlsx': 'the self-assessment workbook, an XLSX download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
