@@ -86,7 +86,7 @@ export const registerSelfAssessmentPages: RegisterRoutes = (router, { deps, view
     const parsed = annoSchema.safeParse(body);
     if (!parsed.success) return renderPage(ctx, undefined, { form: 'nuova', errors: fieldErrors(parsed.error), values: body }, 422);
     try {
-      await tx(ctx, (trx) => createExercise(trx, tenantOf(ctx), staffActor(ctx.state.user!), parsed.data.anno, todayInRome()));
+      await tx(ctx, (trx) => createExercise(trx, tenantOf(ctx), staffActor(ctx.state.user!), parsed.data.anno));
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 409) throw err;
       return renderPage(ctx, undefined, { form: 'nuova', errors: { anno: err.detail ?? err.title }, values: body }, 409);

@@ -104,12 +104,13 @@ export function exerciseActions(e: EsercizioRow, actor: MachineActor): Esercizio
  * A new exercise for a year: the active lines with their weights and, from the most recent
  * earlier exercise, the last choices (inherent risk, vulnerability and their reasons). One per year.
  */
-export async function createExercise(trx: Knex.Transaction, codAzienda: string, actor: MachineActor, anno: number, oggi: string): Promise<EsercizioRow> {
+export async function createExercise(trx: Knex.Transaction, codAzienda: string, actor: MachineActor, anno: number): Promise<EsercizioRow> {
   await ensureSelfDefaults(trx, codAzienda);
-  const exists = await trx('rischio_autovalutazioni').where({ cod_azienda: codAzienda, anno }).first('id');
-  if (exists) throw conflict('EXERCISE_EXISTS', `L'autovalutazione ${anno} esiste già`, { anno });
   const id = randomUUID();
-  await trx('rischio_autovalutazioni').insert({ id, cod_azienda: codAzienda, anno, stato: 'bozza', created_by: actor.id });
+  // One per year: a second request (even a concurrent one) finds the year taken and gets 409.
+  const inserted = await trx('rischio_autovalutazioni').insert({ id, cod_azienda: codAzienda, anno, stato: 'bozza', created_by: actor.id })
+    .onConflict(['cod_azienda', 'anno']).ignore().returning('id');
+  if (!inserted.length) throw conflict('EXERCISE_EXISTS', `L'autovalutazione ${anno} esiste già`, { anno });
   const linee = await trx('rischio_linee').where({ cod_azienda: codAzienda, attiva: true }).select('id', 'peso', 'rischio_base');
   const previous = await trx('rischio_autovalutazioni').where({ cod_azienda: codAzienda }).where('anno', '<', anno).orderBy('anno', 'desc').first('id');
   const last = previous
@@ -131,7 +132,6 @@ export async function createExercise(trx: Knex.Transaction, codAzienda: string, 
     }));
   }
   await appendAudit(trx, { codAzienda, actor: actor.username, action: 'rischio_autovalutazione.create', entityType: 'rischio_autovalutazione', entityId: id, data: { anno, linee: linee.length, da: previous?.id ?? null } });
-  void oggi;
   return exerciseOf(trx, codAzienda, anno);
 }
 
