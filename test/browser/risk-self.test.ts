@@ -4,7 +4,7 @@ import { getTestEnv, type TestEnv } from '../helpers/env';
 import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
 
 describe('browser: the yearly self-assessment, drafted by one compliance officer and approved by another', function () {
-  this.timeout(240_000);
+  this.timeout(600_000);
   let env: TestEnv;
   let browser: Browser;
 

@@ -71,7 +71,8 @@ export const registerSelfAssessmentPages: RegisterRoutes = (router, { deps, view
       ...data, allowed, diagram, labels, problem: problem ?? null, livelli: LIVELLI,
       canWrite: hasRole(ctx.state.user, WRITERS), canExport: hasRole(ctx.state.user, EXPORTERS),
       fourEyesNote: d?.esercizio.stato === 'in_approvazione' && hasRole(ctx.state.user, ['co']) && isAuthor ? REJECTION_MESSAGES.FOUR_EYES_REQUIRED : null,
-      annoNuovo: Number(oggi.slice(0, 4)),
+      // The year a new exercise is proposed for: this year, or the one after the latest when this one exists.
+      annoNuovo: data.esercizi.some((x) => x.anno === Number(oggi.slice(0, 4))) ? Math.max(...data.esercizi.map((x) => x.anno)) + 1 : Number(oggi.slice(0, 4)),
     }, { status });
   };
 
