@@ -58,6 +58,9 @@ export const NOT_PAGES: Record<string, string> = {
   '/auth/me': 'JSON of the signed-in user',
   '/aziende/:cod/logo': 'the tenant\'s logo, an image',
   '/cdd/evidence/:codPratica/:evidenceId': 'an evidence file of a CDD task, a download',
+  // risk SELF
+  '/rischio/autovalutazione/:anno/export.pdf': 'the self-assessment report, a PDF download',
+  '/rischio/autovalutazione/:anno/export.xlsx': 'the self-assessment workbook, an XLSX download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -144,6 +147,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   // A customer registered through the records form, then edited (a history of two versions).
   const customer = await seedCustomer(coApi);
   const cdd = await seedCddPages(env, tenant, analystApi);
+  await seedSelfAssessment(coApi); // risk SELF
   // A finished customer import with row errors (the progress page shows counts and the report link).
   const importId = randomUUID();
   await env.ownerDb('import_jobs').insert({
@@ -206,6 +210,13 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
     { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },
     { name: 'edd-in-approvazione', path: `/edd/${eddPending.body.id}`, visitor: staff(co) },
+    // risk SELF: the self-assessment, the residual matrix, controls, RAF, KRI, decisions
+    { name: 'rischio-autovalutazione', path: '/rischio/autovalutazione', visitor: staff(co) },
+    { name: 'rischio-residuo', path: '/rischio/residuo', visitor: staff(auditor) },
+    { name: 'rischio-controlli', path: '/rischio/controlli', visitor: staff(co) },
+    { name: 'rischio-raf', path: '/rischio/raf', visitor: staff(co) },
+    { name: 'rischio-kri', path: '/rischio/kri', visitor: staff(analyst) },
+    { name: 'rischio-decisioni', path: '/rischio/decisioni', visitor: staff(co) },
     { name: 'screening', path: '/screening', visitor: staff(analyst) },
     { name: 'screening-match', path: `/screening/${matchId}`, visitor: staff(analyst) },
     { name: 'screening-dashboard', path: '/admin/screening', visitor: staff(co) },
@@ -274,6 +285,25 @@ async function seedRiskConfigPages(env: TestEnv, tenant: string, co: TestClient)
   const draftRule = await ruleIn(id('draft'));
   const threshold = await env.ownerDb('rischio_soglie').where({ cod_azienda: tenant, classe: 'medio_alto' }).first('id');
   return { activeVersion: id('active'), activeRule: active.id as string, draftRule: draftRule.id as string, factor: active.fattore_id as string, threshold: threshold.id as string };
+/** risk SELF: a draft self-assessment with one line assessed, a tested control, a KRI month and a decision, all through the forms. */
+async function seedSelfAssessment(co: TestClient): Promise<void> {
+  const year = new Date().getFullYear();
+  assert.equal((await co.submitForm('/rischio/autovalutazione/nuova', { anno: String(year) }, '/rischio/autovalutazione')).status, 302);
+  const page = await co.get(`/rischio/autovalutazione?anno=${year}`, { accept: 'text/html' });
+  const line = /action="\/rischio\/autovalutazione\/\d+\/linee\/([0-9a-f-]{36})"/.exec(page.text)![1]!;
+  const suggested = /data-suggerito="(\d)"/.exec(page.text)![1]!;
+  const saved = await co.submitForm(`/rischio/autovalutazione/${year}/linee/${line}`, { inerente: suggested, vulnerabilita: '2', peso: '60', motivazione_inerente: '', motivazione_vulnerabilita: '' }, `/rischio/autovalutazione?anno=${year}`);
+  assert.equal(saved.status, 302, saved.text.slice(0, 500));
+  const control = await co.submitForm('/rischio/controlli/nuovo', {
+    nome: 'Revisione mensile degli scostamenti dal profilo', area: 'Monitoraggio', linea_id: '', responsabile: 'Funzione antiriciclaggio', frequenza: 'mensile', disegno: 'adeguato', efficacia: 'parzialmente_adeguato', descrizione: '',
+  }, '/rischio/controlli');
+  assert.equal(control.status, 302);
+  const id = /action="\/rischio\/controlli\/([0-9a-f-]{36})\/test"/.exec((await co.get('/rischio/controlli', { accept: 'text/html' })).text)![1]!;
+  assert.equal((await co.submitForm(`/rischio/controlli/${id}/test`, { data: `${year}-01-15`, esito: 'parzialmente', note: 'Due scostamenti non lavorati entro il mese' }, '/rischio/controlli')).status, 302);
+  assert.equal((await co.submitForm('/rischio/kri/rileva', {}, '/rischio/kri')).status, 302);
+  assert.equal((await co.submitForm('/rischio/decisioni/nuova', {
+    data: `${year}-01-20`, oggetto: 'Soglie del contante', decisione: 'Abbassata la soglia ambra del contante al 15%', decisa_da: 'Consiglio di amministrazione', motivazione: 'Crescita dei versamenti', autovalutazione_id: '', metrica_id: '',
+  }, '/rischio/decisioni')).status, 302);
 }
 
 /** A company registered and then edited through the anagrafe forms, as a person would: its code. */

@@ -157,6 +157,19 @@ export const AUDIT_ACTION_LABELS = {
   'risk_assessment.override_expired': 'Modifica della classe scaduta',
   'risk_assessment.case_opened': 'Caso di indagine aperto dalla valutazione',
   'anagrafe.risk_class': 'Classe di rischio del cliente aggiornata',
+  // Risk self-assessment (autovalutazione), controls, RAF, KRI, decisions (part SELF)
+  'rischio_autovalutazione.create': 'Autovalutazione dei rischi creata',
+  'rischio_autovalutazione.linea': 'Valutazione di una linea di business modificata',
+  'rischio_autovalutazione.invia': 'Autovalutazione inviata in approvazione',
+  'rischio_autovalutazione.approva': 'Autovalutazione approvata (quattro occhi)',
+  'rischio_autovalutazione.respingi': 'Autovalutazione respinta e riportata in bozza',
+  'rischio_autovalutazione.export': 'Autovalutazione esportata',
+  'rischio_linea.update': 'Linea di business modificata',
+  'rischio_controllo.create': 'Controllo antiriciclaggio aggiunto',
+  'rischio_controllo.test': 'Test di un controllo registrato',
+  'rischio_raf.update': 'Metrica RAF modificata',
+  'rischio_kri.rileva': 'Valori mensili dei KRI rilevati',
+  'rischio_decisione.create': 'Decisione registrata',
 
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',

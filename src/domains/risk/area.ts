@@ -17,6 +17,8 @@ import { riskViewsHome } from './views/views.home';
 import { riskMatrixCellList } from './views/views.list';
 import { registerRiskViewPages } from './views/views.pages';
 import { registerRiskViewRoutes } from './views/views.routes';
+import { registerSelfAssessmentPages } from './self/self.pages';
+import { registerSelfGovernancePages } from './self/self.governance-pages';
 
 const noActivities = (_deps: ActivityDeps) => ({});
 
@@ -41,6 +43,7 @@ export const riskArea = defineArea({
     // batch: runs API, /rischio/scenari
     registerRiskRunRoutes, registerRiskRunPages,
     // self: autovalutazione, residuo, controlli, raf, kri, decisioni
+    registerSelfAssessmentPages, registerSelfGovernancePages,
   ],
   // Each part adds its activities here: (deps) => ({ ...createXActivities(deps), ... }).
   activities: (deps) => ({
@@ -84,4 +87,12 @@ export const riskArea = defineArea({
     { section: 'Rischio', label: 'Approvazioni', href: '/rischio/approvazioni', roles: STAFF_READ, order: 26 },
   // views: overrides waiting for the signed-in compliance officer
   home: riskViewsHome,
+    // self: 'Autovalutazione' (order 30) stays in PLANNED_AREAS' place; the governance pages follow it.
+    { section: 'Rischio', label: 'Autovalutazione', href: '/rischio/autovalutazione', roles: STAFF_READ, order: 30 },
+    { section: 'Rischio', label: 'Rischio residuo', href: '/rischio/residuo', roles: STAFF_READ, order: 32 },
+    { section: 'Rischio', label: 'Controlli', href: '/rischio/controlli', roles: STAFF_READ, order: 34 },
+    { section: 'Rischio', label: 'RAF', href: '/rischio/raf', roles: STAFF_READ, order: 36 },
+    { section: 'Rischio', label: 'KRI', href: '/rischio/kri', roles: STAFF_READ, order: 38 },
+    { section: 'Rischio', label: 'Decisioni', href: '/rischio/decisioni', roles: STAFF_READ, order: 39 },
+  ],
 });

@@ -25,3 +25,5 @@ export {
 } from './engine/engine.schemas';
 // Assessments (part ASSESS): start, read, transition, history, open a case; the list and the machine for the pages.
 export * from './assessment';
+// self: the self-assessment's method (Banca d'Italia 2019 residual matrix), for reports and other areas.
+export { MATRICE_RESIDUO, overallResidual, residualRisk, type Livello, type Residuo } from './self/self.matrix';
