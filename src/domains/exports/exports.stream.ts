@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { withTenant } from '../../db/tenant';
 import { tenantScope, walkList, type ListDefinition, type ListExport, type ListRequest } from '../../kit/list';
 import { appendAudit } from '../audit';
-import { csvWriter, drained, xlsxWriter, type ExportFormat, type TableWriter } from './export-writers';
+import { csvWriter, xlsxWriter, type ExportFormat, type TableWriter } from './export-writers';
 
 export interface ExportJob {
   def: ListDefinition & { export: ListExport };
@@ -32,7 +32,7 @@ export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: (
   const { def, codAzienda, actor, out } = job;
   const read = <T>(fn: (db: import('knex').Knex) => Promise<T>) => withTenant(deps.db, { codAzienda, actor }, fn);
   const pages = walkList<Record<string, unknown>>(read, def, tenantScope(codAzienda), job.request as unknown as ListRequest, job.pageSize);
-  const first = await pages.next();
+  let next: IteratorResult<Record<string, unknown>[]> | undefined = await pages.next();
   const columns = Object.keys(def.export.columns);
   const cell = (row: Record<string, unknown>, c: string) => {
     const v = row[c];
@@ -47,11 +47,14 @@ export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: (
     try {
       const writer: TableWriter = job.formato === 'xlsx' ? await xlsxWriter(out, def.name) : csvWriter(out);
       writer.header(columns.map((c) => def.export.columns[c]!));
-      for (let page = first; !page.done; page = await pages.next()) {
-        for (const row of page.value) writer.row(columns.map((c) => cell(row, c)));
-        rows += page.value.length;
-        await drained(out);
+      while (next && !next.done) {
+        // Nothing holds a page once it is written: while the next one is read, the last one is garbage.
+        const page = next.value;
+        next = undefined;
+        await writer.page(page.map((row) => columns.map((c) => cell(row, c))));
+        rows += page.length;
         if (out.destroyed) break;
+        next = await pages.next();
       }
       if (!out.destroyed) {
         await writer.end();

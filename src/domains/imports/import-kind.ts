@@ -32,6 +32,12 @@ export interface ImportKind<T> {
   columns: readonly ImportColumn[];
   parse(values: Record<string, string>): Parsed<T>;
   write(trx: Knex.Transaction, ctx: WriteContext, rows: { riga: number; value: T }[]): Promise<WriteResult>;
+  /**
+   * Batches written at once, each in its own transaction and connection (default 1). Only for a
+   * kind whose concurrent writes cannot trip over each other: movements claim their keys in one
+   * order and lose nothing on a conflict; customers are matched by tax id and stay one at a time.
+   */
+  writers?: number;
 }
 
 /** The required columns the header lacks, as errors of row 1 (the header). */

@@ -20,6 +20,8 @@ export interface ImportJobRow {
   righe_gia_presenti: number;
   righe_errate: number;
   prossima_riga: number;
+  /** Batches committed beyond prossima_riga while several are written at once: first row -> the row after it. */
+  lotti_scritti: Record<string, number>;
   errore: string | null;
   workflow_id: string;
   created_by: string;

@@ -17,7 +17,8 @@ import { importJobResponse, importTipoParam } from './imports.schemas';
 export const IMPORTERS: Role[] = ['admin', 'co', 'analyst'];
 const tag = 'Importazioni';
 
-export const jobView = (deps: Deps, j: ImportJobRow) => ({
+// The batch ledger is the engine's bookkeeping, not part of the job's answer.
+export const jobView = (deps: Deps, { lotti_scritti: _ledger, ...j }: ImportJobRow) => ({
   ...j, workflow_url: deps.temporal.webUiLink(j.workflow_id), errori_url: `/api/import/${j.id}/errori.csv`,
 });
 

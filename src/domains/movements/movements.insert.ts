@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { uuidv7 } from '../../lib/uuid7';
 import { resolveMovementParties, type MovementItemError } from './movements.parties';
 import type { ValidMovement } from './movements.schemas';
 
@@ -42,12 +42,17 @@ const INSERT_SQL = `
   ), claimed as (
     insert into movimenti_chiavi (cod_azienda, chiave_esterna, movimento_id, data_operazione)
     select ?, chiave_esterna, id, data_operazione from input
+    -- One order for every writer: two batches written at once claiming the same keys wait for
+    -- each other instead of deadlocking.
+    order by chiave_esterna
     on conflict (cod_azienda, chiave_esterna) do nothing
     returning movimento_id
   )
   insert into movimenti (cod_azienda, ${names}, import_id, created_by)
   select ?, ${COLUMNS.map(([c]) => `input.${c}`).join(', ')}, ?::uuid, ?
     from input join claimed on claimed.movimento_id = input.id
+   -- Month by month, day by day: consecutive rows land in the same partition and index pages.
+   order by input.data_operazione, input.id
   returning id`;
 
 /**
@@ -56,18 +61,25 @@ const INSERT_SQL = `
  * every bad row, nothing written), the months the rows need get their partitions, then one
  * statement writes the batch. Idempotent by chiave_esterna: a key the tenant already holds is
  * skipped and answered with the movement holding it. No audit event: the caller writes one for
- * the request or the import run.
+ * the request or the import run. Ids are version 7 UUIDs (time-ordered: src/lib/uuid7.ts).
+ * `opts.codAnagrafe`: the subjects the caller already resolved with resolveMovementParties for
+ * these rows (the import does, to report bad rows one by one), so they are not read twice.
  */
 export async function insertMovements(
-  trx: Knex.Transaction, codAzienda: string, actor: string, rows: readonly MovementRow[], importId?: string,
+  trx: Knex.Transaction, codAzienda: string, actor: string, rows: readonly MovementRow[],
+  opts: { importId?: string; codAnagrafe?: readonly string[] } = {},
 ): Promise<InsertedMovements> {
   if (rows.length === 0) return { inserted: 0, skipped: 0, items: [] };
-  const { codAnagrafe, errors } = await resolveMovementParties(trx, codAzienda, rows);
-  if (errors.length) throw new MovementReferenceError(errors);
+  let codAnagrafe = opts.codAnagrafe;
+  if (!codAnagrafe || codAnagrafe.length !== rows.length) {
+    const resolved = await resolveMovementParties(trx, codAzienda, rows);
+    if (resolved.errors.length) throw new MovementReferenceError(resolved.errors);
+    codAnagrafe = resolved.codAnagrafe as string[];
+  }
 
   await trx.raw('select movimenti_ensure_partitions(?::date[])', [[...new Set(rows.map((r) => `${r.data_operazione.slice(0, 7)}-01`))]]);
 
-  const ids = rows.map(() => randomUUID());
+  const ids = rows.map(() => uuidv7());
   const value = (r: MovementRow, i: number, c: Column): unknown => {
     if (c === 'id') return ids[i];
     if (c === 'cod_anagrafe') return codAnagrafe[i];
@@ -76,7 +88,7 @@ export async function insertMovements(
   };
   // One array per column, each bound as one parameter (node-postgres sends it as a PostgreSQL array).
   const arrays = COLUMNS.map(([c]) => rows.map((r, i) => value(r, i, c)) as unknown as Knex.Value);
-  const { rows: written } = await trx.raw<{ rows: { id: string }[] }>(INSERT_SQL, [...arrays, codAzienda, codAzienda, importId ?? null, actor]);
+  const { rows: written } = await trx.raw<{ rows: { id: string }[] }>(INSERT_SQL, [...arrays, codAzienda, codAzienda, opts.importId ?? null, actor]);
   const fresh = new Set(written.map((w) => w.id));
 
   // The movements already holding the keys this call skipped (earlier calls, or earlier rows of this batch).

@@ -3,6 +3,7 @@ import { appendAudit } from '../../audit';
 import { insertMovements, movementInputSchema, resolveMovementParties, type MovementRow } from '../../movements';
 import type { ImportKind, Parsed, RowError } from '../import-kind';
 import { parseAmount, parseBool, parseDate, type Cell } from '../import-values';
+import { IMPORT_MOVEMENT_WRITERS } from '../../../../workflows/imports/imports.contract';
 
 /** The file's column for each field of the movements area's input, where the names differ. */
 const COLUMN_OF: Record<string, string> = { cod_rapporto: 'rapporto' };
@@ -17,6 +18,9 @@ const cell = <T>(c: Cell<T>, raw: string): T | string => (c.ok ? c.value : raw);
  */
 export const movementsKind: ImportKind<MovementRow> = {
   tipo: 'movimenti',
+  // Three batches at once: the keys are claimed in one order (no deadlock) and a key two batches
+  // both hold is written once and counted once as already present.
+  writers: IMPORT_MOVEMENT_WRITERS,
   columns: [
     { name: 'chiave_esterna', required: true, description: 'Identificativo del movimento nel sistema di origine (un movimento già importato con la stessa chiave non viene ripetuto)' },
     { name: 'rapporto', required: true, description: 'Rapporto: codice (RAP-000123) o codice esterno del rapporto importato' },
@@ -60,11 +64,13 @@ export const movementsKind: ImportKind<MovementRow> = {
   async write(trx, ctx, rows) {
     const byExternal = await externalCodes(trx, ctx.codAzienda, rows.map((r) => r.value.cod_rapporto));
     const resolved = rows.map((r) => ({ ...r, value: { ...r.value, cod_rapporto: byExternal.get(r.value.cod_rapporto) ?? r.value.cod_rapporto } }));
-    const { errors: refErrors } = await resolveMovementParties(trx, ctx.codAzienda, resolved.map((r) => r.value));
+    const { codAnagrafe, errors: refErrors } = await resolveMovementParties(trx, ctx.codAzienda, resolved.map((r) => r.value));
     const errors: RowError[] = refErrors.map((e) => ({ riga: resolved[e.index]!.riga, colonna: columnOf(e.field), messaggio: e.message }));
     const bad = new Set(refErrors.map((e) => e.index));
-    const good = resolved.filter((_, i) => !bad.has(i)).map((r) => r.value);
-    const r = await insertMovements(trx, ctx.codAzienda, ctx.actor, good, ctx.importId);
+    const keep = (_: unknown, i: number) => !bad.has(i);
+    // The subjects just resolved go along: insertMovements does not read them again.
+    const r = await insertMovements(trx, ctx.codAzienda, ctx.actor, resolved.filter(keep).map((x) => x.value),
+      { importId: ctx.importId, codAnagrafe: codAnagrafe.filter(keep) as string[] });
     if (r.inserted > 0) {
       // One event per batch, like the API's one per request: who loaded how many movements of which days.
       const days = r.items.filter((i) => i.inserted).map((i) => i.data_operazione).sort();
