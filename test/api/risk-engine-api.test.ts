@@ -153,8 +153,8 @@ describe('risk model API: factors, rules, rule sets, thresholds, evaluate', func
     assert.deepEqual([discarded.status, discarded.body.scartata], [200, true]);
     assert.equal((await co.get(`/api/risk/rule-sets/${auto.body.versione_id}`)).status, 404);
 
-    const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant }).where('action', 'like', 'risk-model.%').select('action');
-    for (const a of ['risk-model.seed', 'risk-model.draft-create', 'risk-model.rule-update', 'risk-model.rule-create', 'risk-model.rule-deactivate', 'risk-model.activate', 'risk-model.draft-discard']) {
+    const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant }).where('action', 'like', 'risk_model.%').select('action');
+    for (const a of ['risk_model.seed', 'risk_model.draft-create', 'risk_model.rule-update', 'risk_model.rule-create', 'risk_model.rule-deactivate', 'risk_model.activate', 'risk_model.draft-discard']) {
       assert.ok(audit.some((x: { action: string }) => x.action === a), a);
     }
     assert.equal((await verifyAuditChain(env.ownerDb, tenant)).ok, true);

@@ -285,6 +285,8 @@ async function seedRiskConfigPages(env: TestEnv, tenant: string, co: TestClient)
   const draftRule = await ruleIn(id('draft'));
   const threshold = await env.ownerDb('rischio_soglie').where({ cod_azienda: tenant, classe: 'medio_alto' }).first('id');
   return { activeVersion: id('active'), activeRule: active.id as string, draftRule: draftRule.id as string, factor: active.fattore_id as string, threshold: threshold.id as string };
+}
+
 /** risk SELF: a draft self-assessment with one line assessed, a tested control, a KRI month and a decision, all through the forms. */
 async function seedSelfAssessment(co: TestClient): Promise<void> {
   const year = new Date().getFullYear();

@@ -52,7 +52,7 @@ describe('risk engine: seeding, profiles, scoring and recording', function () {
     assert.equal(versions.length, 1);
     const soglie = await withTenant(env.deps.db, { codAzienda: tenant }, (trx) => thresholds(trx, tenant));
     assert.deepEqual(soglie.map((s) => [s.classe, s.punteggio_min]), [['basso', 0], ['medio', 20], ['medio_alto', 30], ['alto', 40]]);
-    const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'risk-model.seed' });
+    const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'risk_model.seed' });
     assert.equal(audit.length, 1);
     const families = new Set((await env.ownerDb('rischio_fattori').where({ cod_azienda: tenant })).map((f: { famiglia: string }) => f.famiglia));
     assert.deepEqual([...families].sort(), ['canale', 'cliente', 'geografia', 'prodotto']);

@@ -14,7 +14,7 @@ export interface ModelCall { codAzienda: string; actor: MachineActor }
 export const inTenant = <T>(deps: ModelDeps, p: ModelCall, fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda: p.codAzienda, actor: p.actor.username }, fn);
 
-export const audit = (trx: Knex.Transaction, p: ModelCall, action: Extract<AuditAction, `risk-model.${string}`>, entityType: string, entityId: string, data: Record<string, unknown>) =>
+export const audit = (trx: Knex.Transaction, p: ModelCall, action: Extract<AuditAction, `risk_model.${string}`>, entityType: string, entityId: string, data: Record<string, unknown>) =>
   appendAudit(trx, { codAzienda: p.codAzienda, actor: p.actor.username, action, entityType, entityId, data });
 
 /** Commands and pages see the default model even before the first score: it is seeded on first use. */

@@ -50,7 +50,7 @@ export async function createFactor(deps: ModelDeps, p: ModelCall & { input: Fact
       if (isUniqueViolation(err)) throw new ValidationError([{ path: 'codice', message: `Esiste già un fattore con codice ${input.codice}` }]);
       throw err;
     }
-    await audit(trx, p, 'risk-model.factor-create', 'rischio_fattore', id, { codice: input.codice, famiglia: input.famiglia });
+    await audit(trx, p, 'risk_model.factor-create', 'rischio_fattore', id, { codice: input.codice, famiglia: input.famiglia });
     return factorOr404(trx, p.codAzienda, id);
   });
 }
@@ -63,7 +63,7 @@ export async function updateFactor(deps: ModelDeps, p: ModelCall & { id: string;
     const changes = Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && v !== before[k as keyof FattoreVista]));
     if (Object.keys(changes).length) {
       await trx('rischio_fattori').where({ cod_azienda: p.codAzienda, id: p.id }).update({ ...changes, updated_at: new Date() });
-      await audit(trx, p, 'risk-model.factor-update', 'rischio_fattore', p.id, { codice: before.codice, modifiche: Object.keys(changes) });
+      await audit(trx, p, 'risk_model.factor-update', 'rischio_fattore', p.id, { codice: before.codice, modifiche: Object.keys(changes) });
     }
     return factorOr404(trx, p.codAzienda, p.id);
   });
@@ -75,7 +75,7 @@ export async function deactivateFactor(deps: ModelDeps, p: ModelCall & { id: str
     const before = await factorOr404(trx, p.codAzienda, p.id);
     if (before.attivo) {
       await trx('rischio_fattori').where({ cod_azienda: p.codAzienda, id: p.id }).update({ attivo: false, updated_at: new Date() });
-      await audit(trx, p, 'risk-model.factor-deactivate', 'rischio_fattore', p.id, { codice: before.codice });
+      await audit(trx, p, 'risk_model.factor-deactivate', 'rischio_fattore', p.id, { codice: before.codice });
     }
     return factorOr404(trx, p.codAzienda, p.id);
   });

@@ -79,7 +79,7 @@ export async function createRule(deps: ModelDeps, p: ModelCall & { input: RuleCr
         condizione: JSON.stringify(input.condizione), punti: input.punti, classe_minima: input.classe_minima, attiva: input.attiva, ordine, created_by: p.actor.username,
       });
     }));
-    await audit(trx, p, 'risk-model.rule-create', 'rischio_regola', id, { codice: input.codice, versione_id: versioneId, punti: input.punti, classe_minima: input.classe_minima });
+    await audit(trx, p, 'risk_model.rule-create', 'rischio_regola', id, { codice: input.codice, versione_id: versioneId, punti: input.punti, classe_minima: input.classe_minima });
     return ruleOr404(trx, p.codAzienda, id);
   });
 }
@@ -107,7 +107,7 @@ export async function updateRule(deps: ModelDeps, p: ModelCall & { id: string; i
     for (const [k, v] of Object.entries(input)) if (v !== undefined) changes[k] = k === 'condizione' ? JSON.stringify(v) : v;
     if (Object.keys(changes).length) {
       await trx('rischio_regole').where({ cod_azienda: p.codAzienda, id: rule.id }).update({ ...changes, updated_by: p.actor.username, updated_at: new Date() });
-      await audit(trx, p, 'risk-model.rule-update', 'rischio_regola', rule.id, { codice: rule.codice, versione_id: rule.versione_id, modifiche: Object.keys(changes) });
+      await audit(trx, p, 'risk_model.rule-update', 'rischio_regola', rule.id, { codice: rule.codice, versione_id: rule.versione_id, modifiche: Object.keys(changes) });
     }
     return ruleOr404(trx, p.codAzienda, rule.id);
   });
@@ -119,7 +119,7 @@ export async function deactivateRule(deps: ModelDeps, p: ModelCall & { id: strin
     const rule = await draftRuleOr409(trx, p.codAzienda, p.id);
     if (rule.attiva) {
       await trx('rischio_regole').where({ cod_azienda: p.codAzienda, id: rule.id }).update({ attiva: false, updated_by: p.actor.username, updated_at: new Date() });
-      await audit(trx, p, 'risk-model.rule-deactivate', 'rischio_regola', rule.id, { codice: rule.codice, versione_id: rule.versione_id });
+      await audit(trx, p, 'risk_model.rule-deactivate', 'rischio_regola', rule.id, { codice: rule.codice, versione_id: rule.versione_id });
     }
     return ruleOr404(trx, p.codAzienda, rule.id);
   });

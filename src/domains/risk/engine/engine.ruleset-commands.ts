@@ -81,7 +81,7 @@ export async function createDraftIn(trx: Knex.Transaction, p: ModelCall, descriz
       select gen_random_uuid(), cod_azienda, ?, fattore_id, codice, nome, descrizione, condizione, punti, classe_minima, attiva, ordine, ?
       from rischio_regole where cod_azienda = ? and versione_id = ?`, [id, p.actor.username, p.codAzienda, active.id]);
   }
-  await audit(trx, p, 'risk-model.draft-create', 'rischio_versione', id, { versione, basata_su: active?.versione ?? null });
+  await audit(trx, p, 'risk_model.draft-create', 'rischio_versione', id, { versione, basata_su: active?.versione ?? null });
   return id;
 }
 
@@ -117,7 +117,7 @@ export async function discardDraft(deps: ModelDeps, p: ModelCall & { id: string 
     }
     const regole = await trx('rischio_regole').where({ cod_azienda: p.codAzienda, versione_id: v.id }).delete();
     await trx('rischio_versioni').where({ cod_azienda: p.codAzienda, id: v.id }).delete();
-    await audit(trx, p, 'risk-model.draft-discard', 'rischio_versione', v.id, { versione: v.versione, regole, simulazioni: runs.length });
+    await audit(trx, p, 'risk_model.draft-discard', 'rischio_versione', v.id, { versione: v.versione, regole, simulazioni: runs.length });
     return { id: v.id, versione: v.versione, scartata: true as const };
   });
 }
@@ -146,7 +146,7 @@ export async function activateRuleSet(deps: ModelDeps, p: ModelCall & { id: stri
     const previous = await trx('rischio_versioni').where({ cod_azienda: p.codAzienda, stato: 'active' }).forUpdate().first('id', 'versione') as { id: string; versione: number } | undefined;
     if (previous) await trx('rischio_versioni').where({ id: previous.id }).update({ stato: 'retired', retired_by: p.actor.username, retired_at: now });
     await trx('rischio_versioni').where({ id: v.id }).update({ stato: 'active', activated_by: p.actor.username, activated_at: now });
-    await audit(trx, p, 'risk-model.activate', 'rischio_versione', v.id, { versione: v.versione, ritirata: previous?.versione ?? null, regole: draft?.regole.length ?? 0 });
+    await audit(trx, p, 'risk_model.activate', 'rischio_versione', v.id, { versione: v.versione, ritirata: previous?.versione ?? null, regole: draft?.regole.length ?? 0 });
     return versionOr404(trx, p.codAzienda, v.id);
   });
 }

@@ -42,7 +42,7 @@ export async function seedDefaultModel(trx: Knex.Transaction, codAzienda: string
     ordine: (i + 1) * 10, created_by: SEED_ACTOR,
   })));
   await appendAudit(trx, {
-    codAzienda, actor: SEED_ACTOR, action: 'risk-model.seed', entityType: 'rischio_versione', entityId: versioneId,
+    codAzienda, actor: SEED_ACTOR, action: 'risk_model.seed', entityType: 'rischio_versione', entityId: versioneId,
     data: { versione: 1, regole: DEFAULT_RULES.length, fattori: missing.length, soglie: hasThresholds ? 0 : DEFAULT_THRESHOLDS.length },
   });
 }

@@ -43,7 +43,7 @@ export async function createThreshold(deps: ModelDeps, p: ModelCall & { input: T
     if (issue) throw new ValidationError([{ path: 'punteggio_min', message: issue }]);
     const id = randomUUID();
     await trx('rischio_soglie').insert({ id, cod_azienda: p.codAzienda, ...input, updated_by: p.actor.username });
-    await audit(trx, p, 'risk-model.threshold-create', 'rischio_soglia', id, { ...input });
+    await audit(trx, p, 'risk_model.threshold-create', 'rischio_soglia', id, { ...input });
     return thresholdOr404(trx, p.codAzienda, id);
   });
 }
@@ -60,7 +60,7 @@ export async function updateThreshold(deps: ModelDeps, p: ModelCall & { id: stri
     }
     if (Object.keys(changes).length) {
       await trx('rischio_soglie').where({ cod_azienda: p.codAzienda, id: before.id }).update({ ...changes, updated_by: p.actor.username, updated_at: new Date() });
-      await audit(trx, p, 'risk-model.threshold-update', 'rischio_soglia', before.id, { classe: before.classe, prima: Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof Soglia]])), dopo: changes });
+      await audit(trx, p, 'risk_model.threshold-update', 'rischio_soglia', before.id, { classe: before.classe, prima: Object.fromEntries(Object.keys(changes).map((k) => [k, before[k as keyof Soglia]])), dopo: changes });
     }
     return thresholdOr404(trx, p.codAzienda, before.id);
   });
