@@ -190,7 +190,7 @@ describe('staff home: what waits for this user in this tenant', function () {
     const { tiles, html } = await homeOf(co1, '/dashboard');
     assert.equal(countOf(tiles, 'Casi assegnati a te'), 2);
     assert.match(html, /href="\/dashboard"[^>]*>Dashboard<\/a>/);
-    assert.match(html, /href="\/rischio"[^>]*>Panoramica rischio <span class="badge[^"]*">in preparazione<\/span>/);
+    assert.match(html, /href="\/indicatori"[^>]*>Indicatori di anomalia <span class="badge[^"]*">in preparazione<\/span>/);
     assert.match(html, /href="\/anagrafe"[^>]*>Anagrafe<\/a>/, 'a built area has no badge');
   });
 

@@ -24,15 +24,15 @@ describe('layout: navigation, areas not built yet, users without a tenant', () =
   it('shows a page that says an area is not built yet, and sends anonymous visitors to sign in', async () => {
     const tenant = await env.createTenant();
     const c = await env.login(await env.createUser({ tenant, roles: ['analyst'] }));
-    const r = await c.get('/rischio', { accept: 'text/html' });
+    const r = await c.get('/indicatori', { accept: 'text/html' });
     assert.equal(r.status, 200);
     // Named as the navigation names it (label and section), not by its path.
-    assert.match(r.text, /Panoramica rischio: area in preparazione/);
+    assert.match(r.text, /Indicatori di anomalia: area in preparazione/);
     assert.match(r.text, /sezione Rischio/);
-    assert.doesNotMatch(r.text, /\(\/rischio\)/);
-    const anon = await env.client().get('/rischio', { accept: 'text/html' });
+    assert.doesNotMatch(r.text, /\(\/indicatori\)/);
+    const anon = await env.client().get('/indicatori', { accept: 'text/html' });
     assert.equal(anon.status, 302);
-    assert.match(anon.headers.get('location') ?? '', /^\/login\?next=%2Frischio/);
+    assert.match(anon.headers.get('location') ?? '', /^\/login\?next=%2Findicatori/);
   });
 
   it('gives a signed-in user with no tenant the dedicated page, and a 403 NO_TENANT to the API', async () => {

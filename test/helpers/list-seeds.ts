@@ -252,7 +252,7 @@ Object.assign(LIST_SEEDS, {
     await seedCustomers(owner);
     await perTenant(`with v as (
         insert into rischio_versioni (id, cod_azienda, versione, stato, created_by, activated_by, activated_at, retired_at, retired_by)
-        values (gen_random_uuid(), :tenant, 901, 'retired', 'seed', 'seed', now() - interval '1 year', now(), 'seed') returning id
+        values (gen_random_uuid(), :tenant, 903, 'retired', 'seed', 'seed', now() - interval '1 year', now(), 'seed') returning id
       )
       insert into rischio_correnti (cod_azienda, cod_anagrafe, versione_id, punteggio, classe_calcolata, classe_effettiva, probabilita, impatto, calcolato_at)
       select :tenant, 'ANA-' || lpad(i::text, 6, '0'), v.id, i % 80, (array['basso','medio','medio_alto','alto'])[1 + i % 4],

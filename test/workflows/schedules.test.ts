@@ -2,22 +2,28 @@ import assert from 'node:assert/strict';
 import { getTestEnv } from '../helpers/env';
 import { ensureSchedules } from '../../temporal/schedules';
 import { CDD_SWEEP_SCHEDULE_ID, CDD_SWEEP_WORKFLOW_TYPE } from '../../workflows/cdd/cdd-sweep.contract';
+import { RISK_EVENTS_SCHEDULE_ID, RISK_EVENTS_WORKFLOW_TYPE } from '../../workflows/risk/risk-events.contract';
 import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../../workflows/outbox/outbox.contract';
 import { SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE } from '../../workflows/screening/screening.contract';
 
 describe('Temporal schedules', () => {
-  it('creates the daily sanctions import, the outbox sweep and the CDD sweep once, and leaves them alone on the next start', async () => {
+  it('creates the daily sanctions import, the outbox sweep, the CDD sweep and the risk events sweep once, and leaves them alone on the next start', async () => {
     const env = await getTestEnv();
     const taskQueue = env.deps.config.temporal.taskQueue;
-    assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), [SCREENING_IMPORT_SCHEDULE_ID, OUTBOX_SWEEP_SCHEDULE_ID, CDD_SWEEP_SCHEDULE_ID]);
+    assert.deepEqual(await ensureSchedules(env.temporal, taskQueue), [SCREENING_IMPORT_SCHEDULE_ID, OUTBOX_SWEEP_SCHEDULE_ID, CDD_SWEEP_SCHEDULE_ID, RISK_EVENTS_SCHEDULE_ID]);
     const handle = env.temporal.schedule.getHandle(SCREENING_IMPORT_SCHEDULE_ID);
     const sweep = env.temporal.schedule.getHandle(OUTBOX_SWEEP_SCHEDULE_ID);
     const cdd = env.temporal.schedule.getHandle(CDD_SWEEP_SCHEDULE_ID);
+    const risk = env.temporal.schedule.getHandle(RISK_EVENTS_SCHEDULE_ID);
     try {
       const c = await cdd.describe();
       assert.equal(c.action.type, 'startWorkflow');
       assert.equal(c.action.workflowType, CDD_SWEEP_WORKFLOW_TYPE);
       assert.equal(c.spec.intervals?.[0]?.every, 3_600_000, 'every hour');
+      const r = await risk.describe();
+      assert.equal(r.action.type, 'startWorkflow');
+      assert.equal(r.action.workflowType, RISK_EVENTS_WORKFLOW_TYPE);
+      assert.equal(r.spec.intervals?.[0]?.every, 300_000, 'every five minutes');
       const s = await sweep.describe();
       assert.equal(s.action.type, 'startWorkflow');
       assert.equal(s.action.workflowType, OUTBOX_SWEEP_WORKFLOW_TYPE);
@@ -37,6 +43,7 @@ describe('Temporal schedules', () => {
       await handle.delete();
       await sweep.delete();
       await cdd.delete();
+      await risk.delete();
     }
   });
 });

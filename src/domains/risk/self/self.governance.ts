@@ -126,7 +126,7 @@ export async function recordKriMonth(trx: Knex.Transaction, codAzienda: string, 
     await trx('rischio_kri_valori').insert({ id: randomUUID(), cod_azienda: codAzienda, kri_id: r.id, mese, valore: v, fonte: 'calcolato', created_by: actor.id })
       .onConflict(['kri_id', 'mese']).merge(['valore', 'fonte', 'created_by', 'created_at']);
   }
-  await appendAudit(trx, { codAzienda, actor: actor.username, action: 'rischio_kri.rileva', entityType: 'rischio_kri', entityId: mese, data: { mese, valori: values } });
+  await appendAudit(trx, { codAzienda, actor: actor.username, action: 'rischio_kri.rileva', entityType: 'rischio_kri', entityId: `KRI-${mese.slice(0, 7)}`, data: { mese, valori: values } });
   return Object.keys(values).length;
 }
 
