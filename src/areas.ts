@@ -16,6 +16,7 @@ import { recordsArea } from './domains/records/area';
 import { riskArea } from './domains/risk/area';
 import { screeningArea } from './domains/screening/area';
 import { systemArea } from './domains/system/area';
+import { verificationsArea } from './domains/verifications/area';
 
 /**
  * The registry: the web process and the worker are assembled from this list (routes,
@@ -40,6 +41,7 @@ export const AREAS: readonly AreaDefinition[] = [
   cddArea,
   eddArea,
   riskArea,
+  verificationsArea,
   movementsArea,
   exportsArea,
 ];

@@ -222,8 +222,8 @@ Object.assign(LIST_SEEDS, {
 
   'records.documenti': async (owner: Knex) => {
     await seedCustomers(owner);
-    await perTenant(`insert into documenti (id, cod_azienda, cod_anagrafe, tipo, numero, data_rilascio, data_scadenza, stato, created_by, created_at, updated_at)
-      select gen_random_uuid(), :tenant, 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), (array['carta_identita','passaporto','patente','visura_camerale'])[1 + i % 4],
+    await perTenant(`insert into documenti (id, cod_azienda, cod_documento, cod_anagrafe, tipo, numero, data_rilascio, data_scadenza, stato, created_by, created_at, updated_at)
+      select gen_random_uuid(), :tenant, 'DOC-' || lpad(i::text, 6, '0'), 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), (array['carta_identita','passaporto','patente','visura_camerale'])[1 + i % 4],
         'N' || i, date '2020-01-01' + (i % 1000), case when i % 4 = 3 then null else date '2025-01-01' + (i % 3000) end,
         case when i % 9 = 0 then 'scaduto' else 'valido' end, 'seed', now() - i * interval '1 minute', now()
       from generate_series(1, :n) i`)(owner);

@@ -22,6 +22,8 @@ describe('CDD task events: periodic review due, document expiry, new match, onbo
   let env: TestEnv;
   let tenant: string;
   let n = 0;
+  // Codes of documents written straight to the table (the records area's command numbers its own).
+  let docSeq = 0;
   // Filled in once the stack is up: each test's worker is made from it (time-skipping suite).
   const activities: Record<string, unknown> = {};
 
@@ -86,7 +88,7 @@ describe('CDD task events: periodic review due, document expiry, new match, onbo
     const inDays = (d: number) => new Date(today.getTime() + d * DAY).toISOString().slice(0, 10);
     const doc = async (scadenza: string, stato = 'valido') => {
       const id = randomUUID();
-      await env.ownerDb('documenti').insert({ id, cod_azienda: tenant, cod_anagrafe: cod, tipo: 'carta_identita', numero: `CA${n}${id.slice(0, 4)}`, data_scadenza: scadenza, stato, created_by: 'test' });
+      await env.ownerDb('documenti').insert({ id, cod_azienda: tenant, cod_documento: `DOC-${900000 + ++docSeq}`, cod_anagrafe: cod, tipo: 'carta_identita', numero: `CA${n}${id.slice(0, 4)}`, data_scadenza: scadenza, stato, created_by: 'test' });
       return id;
     };
     const soon = await doc(inDays(20));

@@ -7,6 +7,15 @@ export class Documento extends RecordsModel {
   static override dateColumns = ['data_rilascio', 'data_scadenza'];
 
   declare id: string;
+  declare cod_documento: string;
+  declare versione: number;
+  declare dimensione: string | null;
+  declare mrz: string | null;
+  declare esito_verifica: 'da_verificare' | 'valido' | 'non_valido';
+  declare verifica: unknown[];
+  declare verificato_by: string | null;
+  declare verificato_at: Date | null;
+  declare updated_by: string | null;
   declare cod_anagrafe: string;
   declare tipo: string;
   declare numero: string | null;

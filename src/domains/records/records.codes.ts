@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
  * The series of per-tenant progressive codes (codici_progressivi): customers (ANA-000001),
  * relationships (RAP-000001), and the records of the processes built on them.
  */
-export type Serie = 'ANA' | 'RAP' | 'CDD' | 'EDD' | 'IMP' | 'QST' | 'VAL';
+export type Serie = 'ANA' | 'RAP' | 'CDD' | 'EDD' | 'IMP' | 'QST' | 'VAL' | 'KYC' | 'KYB' | 'CHK' | 'DOC' | 'TRR';
 
 /** The next progressive code of a series for the tenant (ANA-000001), atomically under concurrent writers. */
 export async function nextCode(trx: Knex.Transaction, codAzienda: string, serie: Serie): Promise<string> {

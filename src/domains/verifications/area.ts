@@ -1,0 +1,23 @@
+import { defineArea } from '../../kit/area';
+
+/**
+ * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
+ * profile; the corporate structure and its beneficial owners (art. 20 d.lgs. 231/2007 and the
+ * multiplicative method); versioned document records; travel-rule transfers on IVMS101 data.
+ * docs/verifications.md is the overview.
+ */
+export const verificationsArea = defineArea({
+  name: 'verifications',
+  label: 'Verifiche',
+  routes: [
+    // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
+    // structure: struttura, nodi, archi, calcola-ubo.
+    // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
+    // documents: /api/v1/documenti/records and the /documenti pages.
+    // travel-rule: API, admin decision, /admin/travel-rule pages.
+  ],
+  activities: () => ({}),
+  workflowModules: [],
+  lists: [],
+  navigation: [],
+});
