@@ -13,7 +13,7 @@ import { withTenant } from '../../../db/tenant';
 import { conflict, notFound, type HttpError } from '../../../http/errors';
 import { decideInTransaction, executeUpdate, updateErrorToHttp, UPDATE_DEADLINE_MS, type ProcessClient, type UpdateErrorMapping } from '../../../kit/process';
 import type { TipoVerifica } from '../verifications.vocabulary';
-import { insertVerification, type OpenVerificationRequest } from './verification.open';
+import { insertVerification, workflowInputOf, type OpenVerificationRequest } from './verification.open';
 import { getVerificationRow, viewOf, type VerificationRow, type VerificationView } from './verification.repo';
 
 /**
@@ -57,7 +57,7 @@ export async function startVerificationWorkflow(pc: ProcessClient, input: Verifi
   try {
     await pc.client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => pc.client.workflow.start(VERIFICATION_WORKFLOW_TYPE, {
       workflowId, taskQueue: pc.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: recordSearchAttributes({ codAzienda: input.codAzienda, recordType: VERIFICATION_RECORD_TYPE, recordId: input.verificaId, status: 'pending' }),
+      typedSearchAttributes: recordSearchAttributes({ codAzienda: input.codAzienda, recordType: VERIFICATION_RECORD_TYPE, recordId: input.verificaId, status: input.initial.stato }),
     }));
   } catch (err) {
     throw updateErrorToHttp(err);
@@ -109,7 +109,7 @@ export async function transitionVerification(deps: VerificationDeps, r: Transiti
       decideInTransaction(verificationMachine, { state: row.stato, action: r.action, actor, input: { motivo: r.motivo }, messages: MAPPING.messages });
       throw err;
     }
-    await startVerificationWorkflow(pc, { codAzienda: r.codAzienda, verificaId: row.id, codVerifica: row.cod_verifica }, row.workflow_id);
+    await startVerificationWorkflow(pc, workflowInputOf(row), row.workflow_id);
     record = (await send()).record;
   }
   return tx(deps, r.codAzienda, actor.username, (trx) => viewOf(trx, record, actor));
@@ -121,10 +121,9 @@ export async function transitionVerification(deps: VerificationDeps, r: Transiti
  */
 export async function documentsChanged(deps: VerificationDeps, codAzienda: string, documentoIds: string[]): Promise<void> {
   if (!documentoIds.length) return;
-  const open: Pick<VerificationRow, 'id' | 'cod_verifica' | 'workflow_id'>[] = await tx(deps, codAzienda, 'system', (trx) => trx('verifiche as v')
-    .join('verifiche_documenti as vd', 'vd.verifica_id', 'v.id')
-    .where({ 'vd.cod_azienda': codAzienda }).whereIn('vd.documento_id', documentoIds).whereIn('v.stato', ['pending', 'in_progress'])
-    .distinct('v.id', 'v.cod_verifica', 'v.workflow_id'));
+  const open: VerificationRow[] = await tx(deps, codAzienda, 'system', (trx) => trx('verifiche as v')
+    .whereIn('v.id', trx('verifiche_documenti').where({ cod_azienda: codAzienda }).whereIn('documento_id', documentoIds).select('verifica_id'))
+    .whereIn('v.stato', ['pending', 'in_progress']).select('v.*'));
   if (!open.length) return;
   const pc = await processClient(deps);
   for (const v of open) {
@@ -133,7 +132,7 @@ export async function documentsChanged(deps: VerificationDeps, codAzienda: strin
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw updateErrorToHttp(err);
       // Its start was lost: starting it reads the deadline afresh.
-      await startVerificationWorkflow(pc, { codAzienda, verificaId: v.id, codVerifica: v.cod_verifica }, v.workflow_id);
+      await startVerificationWorkflow(pc, workflowInputOf(v), v.workflow_id);
     }
   }
 }
