@@ -7,10 +7,10 @@ import {
   type OpenCheck, type VerificationWorkflowInput,
 } from '../../../../workflows/verification/verification.contract';
 import { isFinal } from '../../../../workflows/lib/machine';
-import { verificationMachine, type VerificationUserAction } from '../../../../workflows/verification/verification.machine';
+import { verificationMachine, VERIFICATION_USER_ACTIONS, type VerificationUserAction } from '../../../../workflows/verification/verification.machine';
 import type { Deps } from '../../../deps';
 import { withTenant } from '../../../db/tenant';
-import { conflict, notFound, type HttpError } from '../../../http/errors';
+import { conflict, HttpError, notFound } from '../../../http/errors';
 import { decideInTransaction, executeUpdate, updateErrorToHttp, UPDATE_DEADLINE_MS, type ProcessClient, type UpdateErrorMapping } from '../../../kit/process';
 import type { TipoVerifica } from '../verifications.vocabulary';
 import { insertVerification, workflowInputOf, type OpenVerificationRequest } from './verification.open';
@@ -74,6 +74,14 @@ export async function openVerification(deps: VerificationDeps, r: OpenVerificati
   return tx(deps, r.codAzienda, r.actor.username, (trx) => viewOf(trx, written.row, r.actor));
 }
 
+/** A refusal lists what a person may ask for: the timer's own `expire` is no action of theirs. */
+function withoutSystemActions(err: unknown): unknown {
+  if (err instanceof HttpError && Array.isArray(err.extra.allowed_actions)) {
+    err.extra.allowed_actions = (err.extra.allowed_actions as string[]).filter((a) => (VERIFICATION_USER_ACTIONS as readonly string[]).includes(a));
+  }
+  return err;
+}
+
 export interface TransitionVerificationRequest {
   codAzienda: string;
   actor: MachineActor;
@@ -104,9 +112,13 @@ export async function transitionVerification(deps: VerificationDeps, r: Transiti
   try {
     record = (await send()).record;
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!(err instanceof WorkflowNotFoundError)) throw withoutSystemActions(err);
     if (isFinal(verificationMachine, row.stato)) {
-      decideInTransaction(verificationMachine, { state: row.stato, action: r.action, actor, input: { motivo: r.motivo }, messages: MAPPING.messages });
+      try {
+        decideInTransaction(verificationMachine, { state: row.stato, action: r.action, actor, input: { motivo: r.motivo }, messages: MAPPING.messages });
+      } catch (refusal) {
+        throw withoutSystemActions(refusal);
+      }
       throw err;
     }
     await startVerificationWorkflow(pc, workflowInputOf(row), row.workflow_id);
