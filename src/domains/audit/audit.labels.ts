@@ -171,6 +171,9 @@ export const AUDIT_ACTION_LABELS = {
   'rischio_kri.rileva': 'Valori mensili dei KRI rilevati',
   'rischio_decisione.create': 'Decisione registrata',
 
+  // Verifications: the consoles (issue 13, part console)
+  'verifica.documento_download': 'Documento di una verifica KYC/KYB scaricato',
+
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
 

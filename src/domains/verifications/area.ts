@@ -1,4 +1,5 @@
 import { defineArea } from '../../kit/area';
+import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -13,11 +14,16 @@ export const verificationsArea = defineArea({
     // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
     // structure: struttura, nodi, archi, calcola-ubo.
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
+    registerConsolePages, registerConsoleActions, registerConsoleDownloads,
     // documents: /api/v1/documenti/records and the /documenti pages.
     // travel-rule: API, admin decision, /admin/travel-rule pages.
   ],
   activities: () => ({}),
   workflowModules: [],
   lists: [],
-  navigation: [],
+  navigation: [
+    ...consoleNavigation,
+  ],
+  // console: the KYC and KYB verifications waiting to be taken in hand.
+  home: consoleHome,
 });
