@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
+import { createVerificationActivities } from '../../../activities/verification/verification.activities';
 import { defineArea } from '../../kit/area';
+import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
+import { registerVerificationRoutes, verificationsList } from './kyc-kyb';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -11,13 +15,23 @@ export const verificationsArea = defineArea({
   label: 'Verifiche',
   routes: [
     // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
+    registerVerificationRoutes,
     // structure: struttura, nodi, archi, calcola-ubo.
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
+    registerConsolePages, registerConsoleActions, registerConsoleDownloads,
     // documents: /api/v1/documenti/records and the /documenti pages.
     // travel-rule: API, admin decision, /admin/travel-rule pages.
   ],
-  activities: () => ({}),
-  workflowModules: [],
-  lists: [],
-  navigation: [],
+  activities: (deps) => ({
+    ...createVerificationActivities(deps),
+  }),
+  workflowModules: [
+    fileURLToPath(new URL('../../../workflows/verification/verification.workflow.ts', import.meta.url)),
+  ],
+  lists: [verificationsList],
+  navigation: [
+    ...consoleNavigation,
+  ],
+  // console: the KYC and KYB verifications waiting to be taken in hand.
+  home: consoleHome,
 });
