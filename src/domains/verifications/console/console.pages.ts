@@ -37,7 +37,7 @@ const listQuery = z.object({
 
 /** What a page action that failed brings back to the detail page: which form, its errors and values, or a refusal. */
 export interface PageProblem {
-  form: 'azioni' | 'profilo' | `check-${string}` | `deroga-${string}`;
+  form: 'azioni' | 'profilo' | `check-${string}` | `deroga-${string}` | `struttura-${string}`;
   errors?: Record<string, string>;
   values?: Record<string, unknown>;
   message?: string;
@@ -65,7 +65,7 @@ export async function renderVerification(ctx: Ctx, services: AppServices, tipo: 
     const documents = await consoleDocuments(trx, tenant, v.id);
     const timeline = await consoleTimeline(trx, tenant, v.id, checks.map((c: { id: string }) => c.id), documents.map((d) => d.id));
     const names = await peopleNames(trx, [v.started_by, v.decided_by, v.created_by, ...checks.map((c: { waived_by: string | null; updated_by: string | null }) => c.waived_by ?? c.updated_by)]);
-    const structure = tipo === 'kyb' ? await structureSection(trx, tenant, v) : null;
+    const structure = tipo === 'kyb' ? await structureSection(trx, tenant, v, ctx.state.user!.ruoli) : null;
     return { v, checks, documents, timeline, names, customer: await customerOf(trx, tenant, v.cod_anagrafe), structure };
   });
   if (!data) throw notFound('Verifica', 'f');
