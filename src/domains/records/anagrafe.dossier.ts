@@ -7,6 +7,7 @@ import { screeningForCustomer, type CustomerScreening } from '../screening';
 import { movementsMonthlyVolumes, recentMovements, type MovementRecord, type MonthlyVolume } from '../movements';
 import { cddHistoryForCustomer, CDD_LIVELLO_LABELS, CDD_MOTIVO_LABELS, CDD_STATO_LABELS, CDD_STATO_TONES } from '../cdd';
 import { eddCasesForCustomer, EDD_STATO_LABELS, EDD_STATO_TONES, EDD_MOTIVO_LABELS } from '../edd';
+import { ORIGINE_VERIFICA_LABELS, STATO_VERIFICA_LABELS, STATO_VERIFICA_TONES, verificationsForCustomer } from '../verifications';
 import { onboardingWorkflowId } from '../../../workflows/onboarding/onboarding.contract';
 import type { CustomerDocument, CustomerLink, CustomerRecord, CustomerRelationship } from './anagrafe.read';
 import { riskHistory, type RiskStep } from './anagrafe.history';
@@ -26,6 +27,23 @@ export interface DossierWorkflow { kind: string; label: string; href: string | n
 
 /** One due-diligence record (a CDD task or an EDD case) as a row of the file. */
 export interface DiligenceRow { label: string; href: string | null; livello?: string | null; motivo: string | null; stato: string; statoLabel: string; statoTone: string; created_at: Date | string; fine: Date | string | null }
+
+/** One KYC or KYB verification as a row of the file, with the beneficial-owner discrepancy of its last calculation. */
+export interface VerificationFileRow {
+  label: string; tipo: string; href: string; origine: string; stato: string; statoLabel: string; statoTone: string;
+  created_at: Date | string; fine: Date | string | null; discrepanza: boolean; discrepanze: string[];
+}
+
+/** A discrepancy as the verification stored it (text, or an object with its message), in words. */
+const discrepancyText = (d: unknown): string => {
+  if (typeof d === 'string') return d;
+  if (d && typeof d === 'object') {
+    const o = d as Record<string, unknown>;
+    const t = o.messaggio ?? o.descrizione ?? o.nome;
+    if (typeof t === 'string') return t;
+  }
+  return 'Differenza tra titolari calcolati e dichiarati';
+};
 
 /** How many months of volumes the file's chart shows, and how many of the latest movements its table lists. */
 const CHART_MONTHS = 12;
@@ -55,7 +73,11 @@ export interface CustomerFile {
   cases: CustomerCase[];
   workflows: DossierWorkflow[];
   movements: { months: number; chart: ChartData | null; recent: MovementRecord[]; empty: string };
-  verifiche: { cdd: DiligenceRow[]; cddEmpty: string; edd: DiligenceRow[]; eddEmpty: string };
+  verifiche: {
+    cdd: DiligenceRow[]; cddEmpty: string; edd: DiligenceRow[]; eddEmpty: string;
+    /** KYC and KYB verifications (the verifications area); `discrepanza`: the latest KYB's owners differ from those declared. */
+    kycKyb: VerificationFileRow[]; kycKybEmpty: string; discrepanza: boolean;
+  };
   /** Present only for SOS_READERS. */
   sos?: { message: string };
 }
@@ -70,6 +92,7 @@ export async function customerFile(
   const cases = await casesForCustomer(trx, tenant, c.cod_anagrafe);
   const cdd = await cddHistoryForCustomer(trx, c.cod_anagrafe);
   const edd = await eddCasesForCustomer(trx, c.cod_anagrafe);
+  const kycKyb = await verificationsForCustomer(trx, tenant, c.cod_anagrafe);
   const volumes = await movementsMonthlyVolumes(trx, c.cod_anagrafe, CHART_MONTHS);
   const recent = await recentMovements(trx, c.cod_anagrafe, RECENT_MOVEMENTS);
   const names = await opts.names(versions.map((v) => v.changed_by).filter((v): v is string => !!v));
@@ -82,6 +105,7 @@ export async function customerFile(
     }] : []),
     ...cdd.map((t) => ({ kind: 'Adeguata verifica', label: t.cod_pratica, href: `/cdd/${t.id}`, id: t.workflow_id, url: link(t.workflow_id) })),
     ...edd.map((e) => ({ kind: 'Verifica rafforzata', label: e.cod_edd, href: `/edd/${e.id}`, id: e.workflow_id, url: link(e.workflow_id) })),
+    ...kycKyb.map((v) => ({ kind: `Verifica ${v.tipo.toUpperCase()}`, label: v.cod_verifica, href: `/admin/${v.tipo}/${v.cod_verifica}`, id: v.workflow_id, url: link(v.workflow_id) })),
     ...cases.map((k) => ({ kind: 'Caso di indagine', label: k.titolo, href: `/casi/${k.id}`, id: k.workflowId, url: link(k.workflowId) })),
   ];
 
@@ -105,6 +129,14 @@ export async function customerFile(
         statoLabel: EDD_STATO_LABELS[e.stato] ?? e.stato, statoTone: EDD_STATO_TONES[e.stato] ?? 'secondary', created_at: e.created_at, fine: e.closed_at,
       })),
       eddEmpty: 'Nessuna verifica rafforzata aperta sul cliente.',
+      kycKyb: kycKyb.map((v) => ({
+        label: v.cod_verifica, tipo: v.tipo.toUpperCase(), href: `/admin/${v.tipo}/${v.cod_verifica}`, origine: labelOf(ORIGINE_VERIFICA_LABELS, v.origine),
+        stato: v.stato, statoLabel: labelOf(STATO_VERIFICA_LABELS, v.stato), statoTone: labelOf(STATO_VERIFICA_TONES, v.stato), created_at: v.created_at,
+        fine: v.decided_at ?? v.expired_at ?? v.scade_il, discrepanza: !!v.discrepanza_ubo, discrepanze: (v.discrepanze_ubo ?? []).map(discrepancyText),
+      })),
+      kycKybEmpty: 'Nessuna verifica KYC o KYB registrata.',
+      // The newest KYB decides: a later calculation that matches the declaration clears the flag.
+      discrepanza: !!kycKyb.find((v) => v.tipo === 'kyb')?.discrepanza_ubo,
     },
     riskHistory: riskHistory(versions, names),
     graph: await customerGraph(c, links, relationships),

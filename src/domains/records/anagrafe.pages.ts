@@ -224,7 +224,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
       { id: 'identita', label: 'Identità' }, { id: 'rischio', label: 'Rischio' }, { id: 'grafo', label: 'Grafo dei legami' },
       { id: 'rapporti', label: 'Rapporti' }, { id: 'documenti', label: 'Documenti' }, { id: 'legami', label: 'Titolari effettivi' },
       { id: 'movimenti', label: 'Movimenti' }, { id: 'screening', label: 'Screening' }, { id: 'cdd', label: 'Adeguata verifica' },
-      { id: 'edd', label: 'Verifica rafforzata' }, { id: 'casi', label: 'Casi' },
+      { id: 'edd', label: 'Verifica rafforzata' }, { id: 'verifiche-kyc-kyb', label: 'Verifiche' }, { id: 'casi', label: 'Casi' },
       ...(file.sos ? [{ id: 'sos', label: 'Segnalazioni' }] : []), { id: 'processi', label: 'Processi' },
     ];
     render(ctx, views, 'anagrafe/dossier.njk', {

@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { createVerificationActivities } from '../../../activities/verification/verification.activities';
 import { defineArea } from '../../kit/area';
+import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
 import { registerVerificationRoutes, verificationsList } from './kyc-kyb';
+import { registerStructurePages, registerStructureRoutes } from './structure';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -15,8 +17,10 @@ export const verificationsArea = defineArea({
   routes: [
     // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
     registerVerificationRoutes,
-    // structure: struttura, nodi, archi, calcola-ubo.
+    // structure: struttura, nodi, archi, calcola-ubo; the KYB page's structure forms.
+    registerStructureRoutes, registerStructurePages,
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
+    registerConsolePages, registerConsoleActions, registerConsoleDownloads,
     // documents: /api/v1/documenti/records and the /documenti pages.
     // travel-rule: API, admin decision, /admin/travel-rule pages.
   ],
@@ -27,5 +31,9 @@ export const verificationsArea = defineArea({
     fileURLToPath(new URL('../../../workflows/verification/verification.workflow.ts', import.meta.url)),
   ],
   lists: [verificationsList],
-  navigation: [],
+  navigation: [
+    ...consoleNavigation,
+  ],
+  // console: the KYC and KYB verifications waiting to be taken in hand.
+  home: consoleHome,
 });
