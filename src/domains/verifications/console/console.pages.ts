@@ -57,7 +57,7 @@ export async function renderVerification(ctx: Ctx, services: AppServices, tipo: 
     const v = await trx('verifiche').where({ cod_azienda: tenant, tipo, cod_verifica: cod }).first();
     if (!v) return undefined;
     const checks = tipo === 'kyb'
-      ? await trx('verifiche_checks').where({ cod_azienda: tenant, verifica_id: v.id }).orderBy([{ column: 'created_at' }, { column: 'id' }])
+      ? await trx('verifiche_checks').where({ cod_azienda: tenant, verifica_id: v.id }).orderBy('cod_check')
       : [];
     const documents = await consoleDocuments(trx, tenant, v.id);
     const timeline = await consoleTimeline(trx, tenant, v.id, checks.map((c: { id: string }) => c.id), documents.map((d) => d.id));
