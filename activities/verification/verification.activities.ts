@@ -87,7 +87,7 @@ export function createVerificationActivities(deps: ActivityDeps) {
         }
         if (p.action === 'approve' && row.tipo === 'kyb') {
           const open: OpenCheck[] = await trx('verifiche_checks').where({ verifica_id: row.id }).whereIn('stato', ['pending', 'failed'])
-            .orderBy([{ column: 'created_at' }, { column: 'id' }]).select('cod_check', 'tipo', 'stato');
+            .orderBy([{ column: 'created_at' }, { column: 'cod_check' }]).select('cod_check', 'tipo', 'stato');
           if (open.length) {
             const allowed = allowedActions(verificationMachine, row.stato, p.actor).filter((a) => a !== 'approve' && a !== 'expire');
             throw fail(VERIFICATION_FAILURES.checksOpen, `KYB ${row.cod_verifica}: ${open.length} check(s) pending or failed`, { state: row.stato, action: p.action, allowed_actions: allowed, checks: open });

@@ -17,6 +17,11 @@ export interface VerificationWorkflowInput {
   codAzienda: string;
   verificaId: string;
   codVerifica: string;
+  /**
+   * The row's state and deadline as the opening transaction wrote them (or as a repair found them):
+   * the workflow holds them from its first task, so an update sent right after the open is served.
+   */
+  initial: VerificationDeadline;
   /** Set when continuing as new. */
   state?: VerificationWorkflowState;
 }

@@ -19,16 +19,17 @@ const background = proxyActivities<Acts>({ ...BACKGROUND_ACTIVITY, retry: { ...B
 /**
  * One durable workflow per KYC or KYB verification (docs/verifications.md). The row is written
  * in the transaction that opens the verification (the API's, or the approved onboarding's, with
- * its checks, documents and audit event); the workflow then reads its deadline and keeps the
- * validity timer. People move it (start, approve, reject) through the update, which the machine
+ * its checks, documents and audit event); the workflow starts with its state and deadline and keeps
+ * the validity timer. People move it (start, approve, reject) through the update, which the machine
  * checks in the validator; the projection (row, audit) is written before the state moves. A
  * document the verification relied on that changes (replaced, new expiry) signals the workflow,
  * which reads the deadline again: an earlier document expiry brings the expiry forward. When the
  * timer fires on an open verification, the system expires it. The workflow ends with a final state.
  */
 export async function verificationWorkflow(input: VerificationWorkflowInput): Promise<VerificationWorkflowState> {
+  // The row is written before the workflow starts: it is created from its first task.
   const state: VerificationWorkflowState = input.state ?? {
-    status: verificationMachine.initial, created: false, transitions: 0, scadeIl: null, deadlineStale: false,
+    status: input.initial.stato, created: true, transitions: 0, scadeIl: input.initial.scadeIl, deadlineStale: false,
   };
   const p = recordProcess({ machine: verificationMachine, recordType: VERIFICATION_RECORD_TYPE, codAzienda: input.codAzienda, recordId: input.verificaId, state });
   const ref = { codAzienda: input.codAzienda, verificaId: input.verificaId };
@@ -46,13 +47,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
     state, record: await step(args.action, to, args.actor, args.motivo?.trim()),
   }));
 
-  if (!state.created) {
-    const read = await background.readVerificationDeadline(ref);
-    state.status = read.stato;
-    state.scadeIl = read.scadeIl;
-    state.created = true;
-    p.publishStatus();
-  }
+  if (!input.state) p.publishStatus();
 
   await p.run(async (stop) => {
     if (state.deadlineStale) {

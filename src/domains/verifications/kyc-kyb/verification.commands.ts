@@ -7,13 +7,13 @@ import {
   type OpenCheck, type VerificationWorkflowInput,
 } from '../../../../workflows/verification/verification.contract';
 import { isFinal } from '../../../../workflows/lib/machine';
-import { verificationMachine, type VerificationUserAction } from '../../../../workflows/verification/verification.machine';
+import { verificationMachine, VERIFICATION_USER_ACTIONS, type VerificationUserAction } from '../../../../workflows/verification/verification.machine';
 import type { Deps } from '../../../deps';
 import { withTenant } from '../../../db/tenant';
-import { conflict, notFound, type HttpError } from '../../../http/errors';
+import { conflict, HttpError, notFound } from '../../../http/errors';
 import { decideInTransaction, executeUpdate, updateErrorToHttp, UPDATE_DEADLINE_MS, type ProcessClient, type UpdateErrorMapping } from '../../../kit/process';
 import type { TipoVerifica } from '../verifications.vocabulary';
-import { insertVerification, type OpenVerificationRequest } from './verification.open';
+import { insertVerification, workflowInputOf, type OpenVerificationRequest } from './verification.open';
 import { getVerificationRow, viewOf, type VerificationRow, type VerificationView } from './verification.repo';
 
 /**
@@ -57,7 +57,7 @@ export async function startVerificationWorkflow(pc: ProcessClient, input: Verifi
   try {
     await pc.client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => pc.client.workflow.start(VERIFICATION_WORKFLOW_TYPE, {
       workflowId, taskQueue: pc.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: recordSearchAttributes({ codAzienda: input.codAzienda, recordType: VERIFICATION_RECORD_TYPE, recordId: input.verificaId, status: 'pending' }),
+      typedSearchAttributes: recordSearchAttributes({ codAzienda: input.codAzienda, recordType: VERIFICATION_RECORD_TYPE, recordId: input.verificaId, status: input.initial.stato }),
     }));
   } catch (err) {
     throw updateErrorToHttp(err);
@@ -72,6 +72,14 @@ export async function openVerification(deps: VerificationDeps, r: OpenVerificati
   const written = await tx(deps, r.codAzienda, r.actor.username, (trx) => insertVerification(trx, r));
   await startVerificationWorkflow(await processClient(deps), written.input, written.row.workflow_id);
   return tx(deps, r.codAzienda, r.actor.username, (trx) => viewOf(trx, written.row, r.actor));
+}
+
+/** A refusal lists what a person may ask for: the timer's own `expire` is no action of theirs. */
+function withoutSystemActions(err: unknown): unknown {
+  if (err instanceof HttpError && Array.isArray(err.extra.allowed_actions)) {
+    err.extra.allowed_actions = (err.extra.allowed_actions as string[]).filter((a) => (VERIFICATION_USER_ACTIONS as readonly string[]).includes(a));
+  }
+  return err;
 }
 
 export interface TransitionVerificationRequest {
@@ -104,12 +112,16 @@ export async function transitionVerification(deps: VerificationDeps, r: Transiti
   try {
     record = (await send()).record;
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    if (!(err instanceof WorkflowNotFoundError)) throw withoutSystemActions(err);
     if (isFinal(verificationMachine, row.stato)) {
-      decideInTransaction(verificationMachine, { state: row.stato, action: r.action, actor, input: { motivo: r.motivo }, messages: MAPPING.messages });
+      try {
+        decideInTransaction(verificationMachine, { state: row.stato, action: r.action, actor, input: { motivo: r.motivo }, messages: MAPPING.messages });
+      } catch (refusal) {
+        throw withoutSystemActions(refusal);
+      }
       throw err;
     }
-    await startVerificationWorkflow(pc, { codAzienda: r.codAzienda, verificaId: row.id, codVerifica: row.cod_verifica }, row.workflow_id);
+    await startVerificationWorkflow(pc, workflowInputOf(row), row.workflow_id);
     record = (await send()).record;
   }
   return tx(deps, r.codAzienda, actor.username, (trx) => viewOf(trx, record, actor));
@@ -121,10 +133,9 @@ export async function transitionVerification(deps: VerificationDeps, r: Transiti
  */
 export async function documentsChanged(deps: VerificationDeps, codAzienda: string, documentoIds: string[]): Promise<void> {
   if (!documentoIds.length) return;
-  const open: Pick<VerificationRow, 'id' | 'cod_verifica' | 'workflow_id'>[] = await tx(deps, codAzienda, 'system', (trx) => trx('verifiche as v')
-    .join('verifiche_documenti as vd', 'vd.verifica_id', 'v.id')
-    .where({ 'vd.cod_azienda': codAzienda }).whereIn('vd.documento_id', documentoIds).whereIn('v.stato', ['pending', 'in_progress'])
-    .distinct('v.id', 'v.cod_verifica', 'v.workflow_id'));
+  const open: VerificationRow[] = await tx(deps, codAzienda, 'system', (trx) => trx('verifiche as v')
+    .whereIn('v.id', trx('verifiche_documenti').where({ cod_azienda: codAzienda }).whereIn('documento_id', documentoIds).select('verifica_id'))
+    .whereIn('v.stato', ['pending', 'in_progress']).select('v.*'));
   if (!open.length) return;
   const pc = await processClient(deps);
   for (const v of open) {
@@ -133,7 +144,7 @@ export async function documentsChanged(deps: VerificationDeps, codAzienda: strin
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw updateErrorToHttp(err);
       // Its start was lost: starting it reads the deadline afresh.
-      await startVerificationWorkflow(pc, { codAzienda, verificaId: v.id, codVerifica: v.cod_verifica }, v.workflow_id);
+      await startVerificationWorkflow(pc, workflowInputOf(v), v.workflow_id);
     }
   }
 }

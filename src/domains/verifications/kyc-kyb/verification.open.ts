@@ -41,7 +41,7 @@ const KIND_OF: Record<string, TipoVerifica> = { persona_fisica: 'kyc', ditta_ind
 export async function insertVerification(trx: Knex.Transaction, r: OpenVerificationRequest): Promise<{ row: VerificationRow; input: VerificationWorkflowInput; created: boolean }> {
   const id = r.verificaId ?? newRecordId();
   const existing = await trx('verifiche').where({ cod_azienda: r.codAzienda, id }).first() as VerificationRow | undefined;
-  if (existing) return { row: existing, input: { codAzienda: r.codAzienda, verificaId: id, codVerifica: existing.cod_verifica }, created: false };
+  if (existing) return { row: existing, input: workflowInputOf(existing), created: false };
 
   const customer = await trx('anagrafe').where({ cod_azienda: r.codAzienda, cod_anagrafe: r.codAnagrafe }).first('tipo_soggetto', 'stato');
   if (!customer || customer.stato === 'eliminato') throw new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
@@ -87,7 +87,15 @@ export async function insertVerification(trx: Knex.Transaction, r: OpenVerificat
       ...(r.onboardingCaseId ? { onboarding_case_id: r.onboardingCaseId } : {}),
     },
   });
-  return { row: row as VerificationRow, input: { codAzienda: r.codAzienda, verificaId: id, codVerifica }, created: true };
+  return { row: row as VerificationRow, input: workflowInputOf(row as VerificationRow), created: true };
+}
+
+/** What a verification's workflow starts with: the row's state and deadline. */
+export function workflowInputOf(row: VerificationRow): VerificationWorkflowInput {
+  return {
+    codAzienda: row.cod_azienda, verificaId: row.id, codVerifica: row.cod_verifica,
+    initial: { stato: row.stato, scadeIl: row.scade_il === null ? null : new Date(row.scade_il).toISOString() },
+  };
 }
 
 /** The row by id in the tenant, or 404 (a verification a caller named that is not there). */

@@ -58,7 +58,7 @@ export function verificationActions(stato: VerificationRow['stato'], actor?: Mac
 }
 
 export async function listChecks(trx: Knex.Transaction, verificaId: string): Promise<CheckRow[]> {
-  return trx('verifiche_checks').where({ verifica_id: verificaId }).orderBy([{ column: 'created_at' }, { column: 'id' }]) as Promise<CheckRow[]>;
+  return trx('verifiche_checks').where({ verifica_id: verificaId }).orderBy([{ column: 'created_at' }, { column: 'cod_check' }]) as Promise<CheckRow[]>;
 }
 
 export async function verificationDocuments(trx: Knex.Transaction, verificaId: string): Promise<VerificationDocument[]> {
