@@ -37,7 +37,8 @@ const listQuery = z.object({
 
 /** What a page action that failed brings back to the detail page: which form, its errors and values, or a refusal. */
 export interface PageProblem {
-  form: 'azioni' | 'profilo' | `check-${string}` | `deroga-${string}`;
+  /** The console's own forms, or part ubo's structure forms (struttura-nodo, struttura-arco, struttura-calcolo) drawn by its partial. */
+  form: 'azioni' | 'profilo' | `check-${string}` | `deroga-${string}` | `struttura-${string}`;
   errors?: Record<string, string>;
   values?: Record<string, unknown>;
   message?: string;
