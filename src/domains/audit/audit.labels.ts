@@ -186,6 +186,12 @@ export const AUDIT_ACTION_LABELS = {
   // Verifications: the consoles (issue 13, part console)
   'verifica.documento_download': 'Documento di una verifica KYC/KYB scaricato',
 
+  // Verifications: the corporate structure and its beneficial owners (issue 13, part ubo)
+  'verifica.struttura_seed': 'Struttura societaria impostata dai dati dichiarati',
+  'verifica.struttura_nodo': 'Soggetto aggiunto alla struttura societaria',
+  'verifica.struttura_arco': 'Legame aggiunto alla struttura societaria',
+  'verifica.calcola_ubo': 'Titolari effettivi calcolati dalla struttura societaria',
+
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
 

@@ -3,6 +3,7 @@ import { createVerificationActivities } from '../../../activities/verification/v
 import { defineArea } from '../../kit/area';
 import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
 import { registerVerificationRoutes, verificationsList } from './kyc-kyb';
+import { registerStructurePages, registerStructureRoutes } from './structure';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -16,7 +17,8 @@ export const verificationsArea = defineArea({
   routes: [
     // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
     registerVerificationRoutes,
-    // structure: struttura, nodi, archi, calcola-ubo.
+    // structure: struttura, nodi, archi, calcola-ubo; the KYB page's structure forms.
+    registerStructureRoutes, registerStructurePages,
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
     registerConsolePages, registerConsoleActions, registerConsoleDownloads,
     // documents: /api/v1/documenti/records and the /documenti pages.

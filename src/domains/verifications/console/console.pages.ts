@@ -63,7 +63,7 @@ export async function renderVerification(ctx: Ctx, services: AppServices, tipo: 
     const documents = await consoleDocuments(trx, tenant, v.id);
     const timeline = await consoleTimeline(trx, tenant, v.id, checks.map((c: { id: string }) => c.id), documents.map((d) => d.id));
     const names = await peopleNames(trx, [v.started_by, v.decided_by, v.created_by, ...checks.map((c: { waived_by: string | null; updated_by: string | null }) => c.waived_by ?? c.updated_by)]);
-    const structure = tipo === 'kyb' ? await structureSection(trx, tenant, v) : null;
+    const structure = tipo === 'kyb' ? await structureSection(trx, tenant, v, ctx.state.user!.ruoli) : null;
     return { v, checks, documents, timeline, names, customer: await customerOf(trx, tenant, v.cod_anagrafe), structure };
   });
   if (!data) throw notFound('Verifica', 'f');

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
+import { STRUCTURE_EDITORS, structureView } from '../structure';
 
 /**
- * The corporate-structure section of a KYB's page (part ubo's partial views/verifiche/structure/section.njk
- * with the data of its structureView). Until part ubo is merged the page shows no section.
+ * The corporate-structure section of a KYB's page: part ubo's partial views/verifiche/structure/section.njk
+ * with the data of its structureView; the forms only for who may edit the structure.
  */
-export async function structureSection(_trx: Knex.Transaction, _codAzienda: string, _v: { id: string; cod_verifica: string }): Promise<unknown> {
-  return null;
+export async function structureSection(trx: Knex.Transaction, codAzienda: string, v: { id: string; cod_verifica: string }, roles: readonly string[] = []): Promise<unknown> {
+  return structureView(trx, codAzienda, v.id, { canEdit: roles.some((r) => (STRUCTURE_EDITORS as readonly string[]).includes(r)) });
 }
