@@ -1,6 +1,7 @@
 // KYC and KYB verifications (part kyc): the contract other parts code against (docs/verifications.md).
 export { openVerification, transitionVerification, documentsChanged, startVerificationWorkflow, checksOpenConflict, type VerificationDeps, type TransitionVerificationRequest } from './verification.commands';
-export { insertVerification, type OpenVerificationRequest } from './verification.open';
+export { insertVerification, workflowInputOf, type OpenVerificationRequest } from './verification.open';
+export { openOnboardingVerification, type OnboardingVerificationRequest, type OnboardingUpload } from './verification.onboarding';
 export { createCheck, updateCheck, updateProfile, CHECK_EDITORS, CHECK_WAIVERS, type CreateCheckRequest, type UpdateCheckRequest } from './verification.checks';
 export {
   getVerification, getVerificationRow, listChecks, listVerifications, verificationActions, verificationAudit, verificationDocuments, verificationsForCustomer, viewOf,
