@@ -177,18 +177,6 @@ export const LIST_SEEDS: Record<string, Seed> = {
         'risk-assessment:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', now()
       from v, generate_series(1, :n) i, lateral (select (array['completed','override_pending','released','archived','archived','archived'])[1 + i % 6] as st) s`)(owner);
   },
-  // console (issue 13): KYC and KYB verifications, both kinds in every state, one per customer (one open per customer and kind).
-  verifiche: async (owner: Knex) => {
-    await seedCustomers(owner);
-    await perTenant(`insert into verifiche (id, cod_azienda, cod_verifica, tipo, cod_anagrafe, stato, origine, motivo_rifiuto, decided_by, decided_at, expired_at,
-        discrepanza_ubo, workflow_id, created_by, created_at, updated_at)
-      select gen_random_uuid(), :tenant, upper(t) || '-' || lpad(i::text, 6, '0'), t, 'ANA-' || lpad((1 + i % :n)::text, 6, '0'), st,
-        (array['manuale','onboarding','cdd','rinnovo'])[1 + i % 4], case when st = 'rejected' then 'seed' end,
-        case when st in ('approved','rejected') then 'seed' end, case when st in ('approved','rejected') then now() end, case when st = 'expired' then now() end,
-        t = 'kyb' and i % 17 = 0, 'verification:' || :tenant || ':' || upper(t) || '-' || lpad(i::text, 6, '0'), 'seed', now() - i * interval '1 minute', now()
-      from generate_series(1, :n) i,
-        lateral (select (array['kyc','kyb'])[1 + i % 2] as t, (array['pending','in_progress','approved','rejected','expired','approved'])[1 + i % 6] as st) s`)(owner);
-  },
   imports: perTenant(`insert into import_jobs (id, cod_azienda, tipo, formato, nome_file, sha256, dimensione, stato, workflow_id, created_by, created_at)
     select gen_random_uuid(), :tenant, (array['clienti','rapporti','movimenti'])[1 + i % 3], 'csv', 'file-' || i || '.csv', md5(i::text) || md5(i::text), 1000 + i,
       (array['in_coda','in_corso','completato','fallito'])[1 + i % 4], 'import:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute'
