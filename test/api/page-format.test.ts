@@ -7,6 +7,7 @@ import * as outbox from '../../src/domains/outbox/outbox.labels';
 import * as recordsLabels from '../../src/domains/records/records.labels';
 import { RAPPORTO_TIPO_LABELS } from '../../src/domains/records/anagrafe.labels';
 import * as screening from '../../src/domains/screening/screening.labels';
+import * as verifications from '../../src/domains/verifications/verifications.vocabulary';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 import { clientFor, seedPageCatalogue, type PageCatalogue } from '../helpers/page-catalogue';
@@ -40,7 +41,7 @@ function translatedValues(): Map<string, string> {
       else add(k, v);
     }
   };
-  for (const mod of [cases, cdd, onboarding, outbox, screening, records, { RAPPORTO_TIPO_LABELS }]) for (const [name, value] of Object.entries(mod)) walk(name, value);
+  for (const mod of [cases, cdd, onboarding, outbox, screening, records, verifications, { RAPPORTO_TIPO_LABELS }]) for (const [name, value] of Object.entries(mod)) walk(name, value);
   for (const [k, v] of Object.entries(AUDIT_ACTION_LABELS)) add(k, v);
   return out;
 }

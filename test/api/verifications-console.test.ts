@@ -124,10 +124,7 @@ describe('verifications console', function () {
 
   it('the forms: errors next to the fields, a refusal as a message, then a KYB approved once its checks pass or are waived', async () => {
     const page = `/admin/kyb/${kyb}`;
-    // Reject without a reason: the field says so.
-    let r = await analyst.submitForm(`${page}/transizione`, { azione: 'reject', motivo: '' }, page);
-    assert.equal(r.status, 422);
-    assert.match(r.text, /id="f-motivo-err">Indica il motivo del rifiuto/);
+    let r: Awaited<ReturnType<TestClient['submitForm']>>;
     // The profile with a bad ATECO code and a future incorporation date: both next to their fields, the typed values kept.
     r = await analyst.submitForm(`${page}/profilo`, {
       forma_giuridica: 'srl', numero_registro: 'MB-1234567', registro: 'Registro delle imprese di Monza e Brianza', codice_ateco: '2562',
@@ -150,6 +147,11 @@ describe('verifications console', function () {
     assert.match(r.text, /data-refusal/);
     r = await analyst.submitForm(`${page}/transizione`, { azione: 'start' }, page);
     assert.equal(r.status, 302, r.text.slice(0, 500));
+    // Reject without a reason: the field says so, its panel open.
+    r = await analyst.submitForm(`${page}/transizione`, { azione: 'reject', motivo: '' }, page);
+    assert.equal(r.status, 422);
+    assert.match(r.text, /<details class="confirm-action" id="conferma-rifiuto" open/);
+    assert.match(r.text, /id="f-motivo-err">Indica il motivo del rifiuto/);
     // Approve with the checks still pending: the message names them.
     r = await analyst.submitForm(`${page}/transizione`, { azione: 'approve' }, page);
     assert.equal(r.status, 409);
@@ -170,7 +172,7 @@ describe('verifications console', function () {
     const first = checks.find((c) => c.tipo === 'registro')!;
     r = await analyst.submitForm(`${page}/controlli/${first.cod}`, { esito_nota: 'Visura consultata' }, page);
     assert.equal(r.status, 422);
-    assert.match(r.text, /data-errore="stato">Scegli l'esito del controllo/);
+    assert.match(r.text, /data-errore="stato">Scegli l(&#39;|')esito del controllo/);
     for (const c of checks.filter((x) => x.tipo !== 'pep')) {
       r = await analyst.submitForm(`${page}/controlli/${c.cod}`, { stato: 'passed', esito_nota: 'Controllo eseguito' }, page);
       assert.equal(r.status, 302, `${c.tipo}: ${r.text.slice(0, 300)}`);

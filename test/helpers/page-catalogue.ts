@@ -4,6 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { DocumentStore } from '../../src/domains/onboarding';
 import { linkToken, openCase } from '../api/onboarding-fixtures';
 import type { TestEnv, TestUser } from './env';
 import type { TestClient } from './http-client';
@@ -164,6 +165,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const riskSeed = await seedRiskPortfolio(env.ownerDb, tenant, { overrideBy: analyst.cod_utente });
   const riskAssessment = await analystApi.post('/api/risk/calculate/ANA-EDD001', {});
   assert.equal(riskAssessment.status, 201, riskAssessment.text);
+  const verifications = await seedVerificationPages(env, tenant, analystApi); // console (issue 13)
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -206,6 +208,11 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'rischio-valutazione', path: `/rischio/${riskAssessment.body.cod_valutazione}`, visitor: staff(analyst) },
     { name: 'rischio-valutazione-da-confermare', path: `/rischio/${riskSeed.assessments.pending.cod}`, visitor: staff(co) },
     // end VIEWS (risk)
+    // console (issue 13): the KYC and KYB consoles
+    { name: 'kyc', path: '/admin/kyc', visitor: staff(analyst) },
+    { name: 'kyb', path: '/admin/kyb', visitor: staff(co) },
+    { name: 'kyc-verifica', path: `/admin/kyc/${verifications.kyc}`, visitor: staff(analyst) },
+    { name: 'kyb-verifica', path: `/admin/kyb/${verifications.kyb}`, visitor: staff(co) },
     { name: 'edd', path: '/edd', visitor: staff(co) },
     { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
     { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },
@@ -272,6 +279,43 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
+}
+
+/**
+ * console (issue 13): a person's KYC with an identity document on file, and a company's KYB in progress
+ * with its declared owners, its profile and one check passed.
+ */
+async function seedVerificationPages(env: TestEnv, tenant: string, analystApi: TestClient): Promise<{ kyc: string; kyb: string }> {
+  await env.ownerDb('anagrafe').insert([
+    { cod_azienda: tenant, cod_anagrafe: 'ANA-VER001', tipo_soggetto: 'persona_fisica', nome: 'Chiara', cognome: 'Fontana', denominazione: 'Chiara Fontana', nazionalita: 'IT', paese_residenza: 'IT', created_by: 'test' },
+    { cod_azienda: tenant, cod_anagrafe: 'ANA-VER002', tipo_soggetto: 'societa', denominazione: 'Tessitura Comasca S.p.A.', nazionalita: 'IT', paese_residenza: 'IT', created_by: 'test' },
+  ]);
+  const pdf = Buffer.from('%PDF-1.4\n%%EOF\n');
+  const sha = await new DocumentStore(env.deps.config.documentDir).put(tenant, pdf);
+  await env.ownerDb('documenti').insert({
+    id: randomUUID(), cod_azienda: tenant, cod_documento: 'DOC-920001', cod_anagrafe: 'ANA-VER001', tipo: 'carta_identita', numero: 'CA12345AB', data_scadenza: '2032-04-30',
+    stato: 'valido', sha256: sha, nome_file: 'carta-identita.pdf', mime: 'application/pdf', dimensione: pdf.length, created_by: 'test',
+  });
+  const kyc = await analystApi.post('/api/v1/kyc/verifiche', {
+    cod_anagrafe: 'ANA-VER001', documenti: ['DOC-920001'], dati_dichiarati: { nome: 'Chiara', cognome: 'Fontana', data_nascita: '1990-07-21', nazionalita: 'IT', pep: false },
+  });
+  assert.equal(kyc.status, 201, kyc.text);
+  const kyb = await analystApi.post('/api/v1/kyb/verifiche', {
+    cod_anagrafe: 'ANA-VER002',
+    dati_dichiarati: { denominazione: 'Tessitura Comasca S.p.A.', titolari: [{ nome: 'Anna', cognome: 'Ruffini', percentuale: 40 }, { nome: 'Marco', cognome: 'Ruffini', percentuale: 35 }] },
+    profilo: {
+      forma_giuridica: 'spa', numero_registro: 'CO-0123456', registro: 'Registro delle imprese di Como-Lecco', codice_ateco: '13.20.00', paese_costituzione: 'IT',
+      data_costituzione: '1972-09-01', sede_legale: { indirizzo: 'Via Borgo Vico 33', cap: '22100', comune: 'Como', provincia: 'CO', paese: 'IT' }, capitale_sociale: 1200000,
+    },
+  });
+  assert.equal(kyb.status, 201, kyb.text);
+  const cod = kyb.body.cod_verifica as string;
+  assert.equal((await analystApi.post(`/api/v1/admin/kyb/${cod}/transizione`, { azione: 'start' })).status, 200);
+  const checks = kyb.body.checks as { cod_check: string; tipo: string }[];
+  const registro = checks.find((c) => c.tipo === 'registro')!;
+  const passed = await analystApi.put(`/api/v1/kyb/verifiche/${cod}/checks/${registro.cod_check}`, { stato: 'passed', esito_nota: 'Visura camerale del 3 novembre consultata' });
+  assert.equal(passed.status, 200, passed.text);
+  return { kyc: kyc.body.cod_verifica as string, kyb: cod };
 }
 
 /** CONFIG: a draft of the risk rules opened from the configuration page; the ids of what the pages show. */

@@ -9,7 +9,7 @@ import type { AppServices, RegisterRoutes } from '../../../kit/area';
 import { STAFF_WRITE } from '../../../kit/roles';
 import { kybProfileSchema, transitionVerification, updateCheck, updateProfile } from '../kyc-kyb';
 import type { TipoVerifica } from '../verifications.vocabulary';
-import { profileFromForm } from './console.declared';
+import { profileFormValues, profileFromForm } from './console.declared';
 import { AZIONE_DONE, REFUSAL_MESSAGES } from './console.labels';
 import { renderVerification, type PageProblem } from './console.pages';
 
@@ -49,8 +49,10 @@ async function handle<S extends z.ZodType>(
 ) {
   const cod = ctx.params.cod_verifica!;
   const body = formBody(ctx);
-  const values = Object.fromEntries(Object.entries(body).filter(([k]) => k !== '_csrf'));
-  const parsed = schema.safeParse(form === 'profilo' ? profileFromForm(body) : body);
+  // The profile's address may arrive dotted or nested (the body parser's choice): both become the form's flat names again.
+  const input = form === 'profilo' ? profileFromForm(body) : body;
+  const values = form === 'profilo' ? profileFormValues(input) : Object.fromEntries(Object.entries(body).filter(([k]) => k !== '_csrf'));
+  const parsed = schema.safeParse(input);
   if (!parsed.success) return renderVerification(ctx, services, tipo, cod, { form, errors: fieldErrors(parsed.error), values }, 422);
   let done: string;
   try {

@@ -8,13 +8,13 @@ import { fieldErrors } from '../../../http/validate';
 import { staff } from '../../../kit/access';
 import { staffActor } from '../../../kit/actor';
 import type { AppServices, RegisterRoutes } from '../../../kit/area';
-import { listParamsShape, runList, tenantScope } from '../../../kit/list';
+import { listParamsShape, runList, tenantScope, type ListRequest } from '../../../kit/list';
 import { STAFF_READ } from '../../../kit/roles';
 import { allowedActions } from '../../../../workflows/lib/machine';
 import { verificationMachine } from '../../../../workflows/verification/verification.machine';
 import { COUNTRY_OPTIONS } from '../../onboarding';
 import { TIPO_DOCUMENTO_LABELS, STATO_DOCUMENTO_LABELS } from '../../records';
-import { verificationsList } from '../kyc-kyb/verification.list';
+import { CHECK_EDITORS, CHECK_WAIVERS, verificationsList } from '../kyc-kyb';
 import { structureSection } from './console.structure';
 import {
   ESITO_DOCUMENTO_LABELS, FORME_GIURIDICHE, FORMA_GIURIDICA_LABELS, ORIGINI_VERIFICA, STATI_VERIFICA, STATO_VERIFICA_LABELS, type TipoVerifica,
@@ -37,17 +37,15 @@ const listQuery = z.object({
 
 /** What a page action that failed brings back to the detail page: which form, its errors and values, or a refusal. */
 export interface PageProblem {
+  /** The console's own forms, or part ubo's structure forms (struttura-nodo, struttura-arco, struttura-calcolo) drawn by its partial. */
   form: 'azioni' | 'profilo' | `check-${string}` | `deroga-${string}` | `struttura-${string}`;
   errors?: Record<string, string>;
   values?: Record<string, unknown>;
   message?: string;
 }
 
-/** Who may record a check's outcome (the decision's roles) and who may waive one (the compliance officer only). */
-export const CHECK_EDITORS = ['co', 'analyst'] as const;
-export const CHECK_WAIVERS = ['co'] as const;
-/** Who may edit a KYB's company profile: whoever works the verification. */
-export const PROFILE_EDITORS = ['co', 'analyst', 'admin'] as const;
+/** Who may edit a KYB's company profile: those who record the checks (part kyc's updateProfile). */
+const PROFILE_EDITORS = CHECK_EDITORS;
 
 const has = (ctx: Ctx, roles: readonly string[]) => ctx.state.user!.ruoli.some((r) => roles.includes(r));
 
@@ -60,7 +58,7 @@ export async function renderVerification(ctx: Ctx, services: AppServices, tipo: 
     const v = await trx('verifiche').where({ cod_azienda: tenant, tipo, cod_verifica: cod }).first();
     if (!v) return undefined;
     const checks = tipo === 'kyb'
-      ? await trx('verifiche_checks').where({ cod_azienda: tenant, verifica_id: v.id }).orderBy([{ column: 'created_at' }, { column: 'id' }])
+      ? await trx('verifiche_checks').where({ cod_azienda: tenant, verifica_id: v.id }).orderBy('cod_check')
       : [];
     const documents = await consoleDocuments(trx, tenant, v.id);
     const timeline = await consoleTimeline(trx, tenant, v.id, checks.map((c: { id: string }) => c.id), documents.map((d) => d.id));
@@ -87,7 +85,7 @@ export async function renderVerification(ctx: Ctx, services: AppServices, tipo: 
     profileValues: p?.form === 'profilo' ? p.values ?? {} : profileFormValues(v.profilo),
     labels: { ...CONSOLE_LABELS, documento: TIPO_DOCUMENTO_LABELS, documentoStato: STATO_DOCUMENTO_LABELS, esitoDocumento: ESITO_DOCUMENTO_LABELS },
     formeOptions: [{ value: '', label: 'Scegli…' }, ...FORME_GIURIDICHE.map((f) => ({ value: f, label: FORMA_GIURIDICA_LABELS[f] }))],
-    countryOptions: [{ value: '', label: 'Scegli…' }, ...COUNTRY_OPTIONS.map((c: { value: string; label: string }) => ({ value: c.value, label: c.label }))],
+    countryOptions: [{ value: '', label: 'Scegli…' }, ...COUNTRY_OPTIONS.map((c) => ({ value: c.code, label: c.nome }))],
     canEditChecks: open && has(ctx, CHECK_EDITORS), canWaive: open && has(ctx, CHECK_WAIVERS), canEditProfile: open && has(ctx, PROFILE_EDITORS),
     canDownload: has(ctx, DOCUMENT_DOWNLOADERS), structure: data.structure, problem: p,
   }, { status });
@@ -105,7 +103,7 @@ export const registerConsolePages: RegisterRoutes = (router, services) => {
       const errors = parsed.success ? {} : fieldErrors(parsed.error);
       const tenant = tenantOf(ctx);
       const { result, customers } = await withTenant(deps.db, { codAzienda: tenant, actor: ctx.state.user!.username }, async (trx) => {
-        const page = await runList<{ cod_anagrafe: string }>(trx, verificationsList, tenantScope(tenant), { ...q, tipo });
+        const page = await runList<{ cod_anagrafe: string }>(trx, verificationsList, tenantScope(tenant), { ...q, tipo } as ListRequest);
         const codes = [...new Set(page.items.map((r) => r.cod_anagrafe))];
         const rows = codes.length ? await trx('anagrafe').where('cod_azienda', tenant).whereIn('cod_anagrafe', codes).select('cod_anagrafe', 'denominazione') : [];
         return { result: page, customers: Object.fromEntries(rows.map((r: { cod_anagrafe: string; denominazione: string }) => [r.cod_anagrafe, r.denominazione])) };

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { auditTimeline, type TimelineItem } from '../../../kit/timeline';
 import { fullNamesByUsername, userNames } from '../../../kit/users';
-import { STATO_CHECK_LABELS, STATO_VERIFICA_LABELS, type TipoVerifica } from '../verifications.vocabulary';
+import { STATO_CHECK_LABELS, STATO_VERIFICA_LABELS, TIPO_CHECK_LABELS, type TipoVerifica } from '../verifications.vocabulary';
 
 /**
  * What the console's pages read besides the verification itself (part kyc's getVerification):
@@ -70,7 +70,10 @@ export async function consoleTimeline(trx: Knex.Transaction, codAzienda: string,
     detail: (r) => {
       const d = r.data ?? {};
       const lines: string[] = [];
-      if (typeof d.cod_check === 'string') lines.push(`Controllo ${d.cod_check}`);
+      if (typeof d.cod_check === 'string') {
+        const kind = typeof d.tipo === 'string' ? (TIPO_CHECK_LABELS as Record<string, string>)[d.tipo] : undefined;
+        lines.push(kind ? `${kind} (${d.cod_check})` : `Controllo ${d.cod_check}`);
+      }
       if (typeof d.cod_documento === 'string') lines.push(`Documento ${d.cod_documento}`);
       if (typeof d.motivo === 'string' && d.motivo.trim()) lines.push(`Motivo: ${d.motivo.trim()}`);
       if (typeof d.motivo_deroga === 'string' && d.motivo_deroga.trim()) lines.push(`Motivo della deroga: ${d.motivo_deroga.trim()}`);
