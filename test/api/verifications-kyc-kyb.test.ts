@@ -268,6 +268,9 @@ describe('verifications API: KYC and KYB', function () {
 
     const actions = (await auditOf(v.id)).map((e) => e.action);
     assert.equal(actions[0], 'verifica.create');
+    assert.equal(actions[1], 'verifica.struttura_seed', 'its structure seeded in the same transaction');
+    const nodes = await env.ownerDb('strutture_nodi').where({ verifica_id: v.id });
+    assert.equal(nodes.length, 2, 'the company and its declared owner');
     for (const a of ['verifica_check.create', 'verifica_check.update', 'verifica_check.waive', 'verifica.profilo', 'verifica.start', 'verifica.approve']) assert.ok(actions.includes(a), `${a} audited`);
     assert.equal(actions.filter((a) => a === 'verifica.approve').length, 1, 'the refused approval wrote nothing');
   });

@@ -75,8 +75,6 @@ export async function insertVerification(trx: Knex.Transaction, r: OpenVerificat
       await trx('verifiche_checks').insert({ id: newRecordId(), cod_azienda: r.codAzienda, verifica_id: id, cod_check: codCheck, tipo, created_by: r.actor.id });
       checks.push(codCheck);
     }
-    // The corporate structure (part ubo): the company as root and its declared owners, in this transaction.
-    await seedStructure(trx, { codAzienda: r.codAzienda, actor: r.actor, verificaId: id, titolari: declaredOwners(r.datiDichiarati) });
   }
   const deadline = await computeDeadline(trx, r.codAzienda, id, now);
   const [row] = await trx('verifiche').where({ id }).update({ scade_il: deadline.scadeIl }).returning('*');
@@ -88,6 +86,8 @@ export async function insertVerification(trx: Knex.Transaction, r: OpenVerificat
       ...(r.onboardingCaseId ? { onboarding_case_id: r.onboardingCaseId } : {}),
     },
   });
+  // The corporate structure (part ubo), after the opening's own event: the company as root and its declared owners.
+  if (r.tipo === 'kyb') await seedStructure(trx, { codAzienda: r.codAzienda, actor: r.actor, verificaId: id, titolari: declaredOwners(r.datiDichiarati) });
   return { row: row as VerificationRow, input: workflowInputOf(row as VerificationRow), created: true };
 }
 
