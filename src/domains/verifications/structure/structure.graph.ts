@@ -21,20 +21,24 @@ export function structureDot(nodes: NodeRow[], edges: EdgeRow[], owners: Set<str
       + ` fillcolor="${s.state.fill}" color="${s.state.border}" fontcolor="${s.state.text}"];`,
     `  edge [fontname="Helvetica" fontsize=${s.edgeFont} color="${s.other.line}" fontcolor="${s.other.text}" arrowsize=0.8];`,
   ];
+  // Graphviz names nodes in the SVG's <title>: short names, not the rows' ids.
+  const key = new Map(nodes.map((n, i) => [n.id, `n${i}`]));
   for (const n of nodes) {
     const kind = n.tipo === 'persona_fisica' || n.tipo === 'societa' ? '' : `\n${TIPO_NODO_LABELS[n.tipo]}`;
-    const attrs = [`label=${quote(`${n.denominazione}${kind}`)}`, `shape=${SHAPES[n.tipo]}`, `id=${quote(`nodo-${n.id}`)}`];
+    const attrs = [`label=${quote(`${n.denominazione}${kind}`)}`, `shape=${SHAPES[n.tipo]}`, `id=${quote(`nodo-${key.get(n.id)}`)}`];
     if (n.tipo === 'societa_quotata') attrs.push('peripheries=2');
     if (n.radice) attrs.push(`fillcolor="${s.current.fill}"`, `fontcolor="${s.current.text}"`, `color="${s.current.border}"`, 'penwidth=2');
     else if (owners.has(n.id)) attrs.push(`fillcolor="${OWNER.fill}"`, `color="${OWNER.border}"`, 'penwidth=2');
-    lines.push(`  ${quote(n.id)} [${attrs.join(' ')}];`);
+    lines.push(`  ${quote(key.get(n.id)!)} [${attrs.join(' ')}];`);
   }
   for (const e of edges) {
     const label = e.tipo === 'partecipazione'
       ? `${pct(e.percentuale)}${e.percentuale_voti !== null ? `\nvoti ${pct(e.percentuale_voti)}` : ''}`
       : TIPO_ARCO_LABELS[e.tipo];
     const style = e.tipo === 'partecipazione' ? 'solid' : ['controllo_maggioranza_voti', 'influenza_dominante', 'controllo_contrattuale'].includes(e.tipo) ? 'dashed' : 'dotted';
-    lines.push(`  ${quote(e.da_nodo_id)} -> ${quote(e.a_nodo_id)} [label=${quote(` ${label} `)} style=${style} id=${quote(`arco-${e.id}`)}];`);
+    const [da, a] = [key.get(e.da_nodo_id), key.get(e.a_nodo_id)];
+    if (!da || !a) continue;
+    lines.push(`  ${quote(da)} -> ${quote(a)} [label=${quote(` ${label} `)} style=${style} id=${quote(`arco-${da}-${a}-${e.tipo}`)}];`);
   }
   lines.push('}');
   return lines.join('\n');
