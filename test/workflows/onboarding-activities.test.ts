@@ -143,6 +143,16 @@ describe('onboarding activities', function () {
       ['ANA-000001', 'ANA-000002', 'legale_rappresentante', null],
       ['ANA-000001', 'ANA-000003', 'titolare_effettivo', 60], ['ANA-000001', 'ANA-000004', 'titolare_effettivo', 40],
     ]);
+    // The approval opened the company's KYB (issue 13) with what the applicant gave: declared owners, documents, profile.
+    const [kyb, ...moreKyb] = await db('verifiche').where({ cod_azienda: tenant });
+    assert.equal(moreKyb.length, 0, 'one verification, even when retried');
+    assert.deepEqual([kyb.tipo, kyb.cod_verifica, kyb.cod_anagrafe, kyb.stato, kyb.origine, kyb.onboarding_case_id], ['kyb', 'KYB-000001', 'ANA-000001', 'pending', 'onboarding', caseId]);
+    assert.equal(made.verifica?.input.codVerifica, 'KYB-000001', 'the workflow the onboarding workflow starts');
+    assert.equal((kyb.dati_dichiarati.titolari as unknown[]).length, 2);
+    assert.equal(kyb.profilo.paese_costituzione, companyAnagrafe().paese_costituzione);
+    assert.equal((await db('verifiche_checks').where({ verifica_id: kyb.id })).length, 7, 'the standard KYB checks');
+    const relied = await db('verifiche_documenti as vd').join('documenti as d', 'd.id', 'vd.documento_id').where('vd.verifica_id', kyb.id).orderBy('d.cod_documento').select('d.tipo', 'd.cod_anagrafe');
+    assert.deepEqual(relied.map((d) => [d.tipo, d.cod_anagrafe]), [['carta_identita', 'ANA-000002'], ['visura_camerale', 'ANA-000001'], ['atto_costitutivo', 'ANA-000001']]);
     // Beneficial owners are links of the one graph, with the kind of control and their source.
     const ubo = legami.filter((l) => l.tipo === 'titolare_effettivo');
     assert.deepEqual(ubo.map((u) => [u.cod_anagrafe_da, u.cod_anagrafe_a, Number(u.percentuale), u.tipo_controllo, u.fonte]), [

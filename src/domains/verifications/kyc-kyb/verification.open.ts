@@ -5,6 +5,7 @@ import { newRecordId } from '../../../kit/request-context';
 import { nextCode } from '../../records';
 import type { MachineActor } from '../../../../workflows/lib/machine';
 import { verificationWorkflowId, type VerificationWorkflowInput } from '../../../../workflows/verification/verification.contract';
+import { seedStructure, type SeedOwner } from '../structure/structure.commands';
 import { KYB_STANDARD_CHECKS, type OrigineVerifica, type TipoVerifica } from '../verifications.vocabulary';
 import { computeDeadline } from './verification.deadline';
 import type { VerificationRow } from './verification.repo';
@@ -74,8 +75,8 @@ export async function insertVerification(trx: Knex.Transaction, r: OpenVerificat
       await trx('verifiche_checks').insert({ id: newRecordId(), cod_azienda: r.codAzienda, verifica_id: id, cod_check: codCheck, tipo, created_by: r.actor.id });
       checks.push(codCheck);
     }
-    // STRUCTURE SEED (part ubo): once h/ubo's seedStructure is merged, call it here with the root
-    // company (the customer) and the declared owners (datiDichiarati.titolari), in this transaction.
+    // The corporate structure (part ubo): the company as root and its declared owners, in this transaction.
+    await seedStructure(trx, { codAzienda: r.codAzienda, actor: r.actor, verificaId: id, titolari: declaredOwners(r.datiDichiarati) });
   }
   const deadline = await computeDeadline(trx, r.codAzienda, id, now);
   const [row] = await trx('verifiche').where({ id }).update({ scade_il: deadline.scadeIl }).returning('*');
@@ -96,6 +97,20 @@ export function workflowInputOf(row: VerificationRow): VerificationWorkflowInput
     codAzienda: row.cod_azienda, verificaId: row.id, codVerifica: row.cod_verifica,
     initial: { stato: row.stato, scadeIl: row.scade_il === null ? null : new Date(row.scade_il).toISOString() },
   };
+}
+
+/** The owners declared with the verification (`titolari`), as the structure's seed reads them; a percentage typed as text counts. */
+function declaredOwners(dati: Record<string, unknown> | undefined): SeedOwner[] {
+  const list = Array.isArray(dati?.titolari) ? dati.titolari as unknown[] : [];
+  return list.filter((t): t is Record<string, unknown> => !!t && typeof t === 'object' && !Array.isArray(t)).map((t) => {
+    const s = (k: string) => (typeof t[k] === 'string' ? t[k] as string : undefined);
+    const pct = typeof t.percentuale === 'number' ? t.percentuale : typeof t.percentuale === 'string' && t.percentuale.trim() ? Number(t.percentuale.replace(',', '.')) : null;
+    return {
+      nome: s('nome'), cognome: s('cognome'), denominazione: s('denominazione'), codice_fiscale: s('codice_fiscale') ?? null, data_nascita: s('data_nascita') ?? null,
+      nazionalita: s('nazionalita') ?? null, paese_residenza: s('paese_residenza') ?? null, percentuale: pct !== null && Number.isFinite(pct) ? pct : null,
+      tipo_controllo: s('tipo_controllo') ?? null, cod_anagrafe: s('cod_anagrafe') ?? null,
+    };
+  });
 }
 
 /** The row by id in the tenant, or 404 (a verification a caller named that is not there). */

@@ -79,14 +79,16 @@ export async function seedStructure(trx: Knex.Transaction, r: SeedStructureReque
   if (!created) return { nodi: 0, archi: 0 };
   let nodi = 1;
   let archi = 0;
-  for (const t of r.titolari ?? []) {
+  // One statement time for the whole seed: each row a millisecond apart keeps the declared order.
+  const at = (i: number) => new Date(root.created_at.getTime() + i + 1);
+  for (const [i, t] of (r.titolari ?? []).entries()) {
     const name = (t.denominazione ?? [t.nome, t.cognome].filter(Boolean).join(' ')).trim();
     if (!name) continue;
     const id = newRecordId();
     const paese = (t.paese_residenza ?? t.nazionalita ?? '').toUpperCase();
     await trx('strutture_nodi').insert({
       id, cod_azienda: r.codAzienda, verifica_id: v.id, tipo: 'persona_fisica', denominazione: name, codice_fiscale: t.codice_fiscale ? t.codice_fiscale.toUpperCase() : null,
-      paese: /^[A-Z]{2}$/.test(paese) ? paese : null, data_nascita: t.data_nascita || null, cod_anagrafe: t.cod_anagrafe ?? null, fonte: 'onboarding', created_by: r.actor.id,
+      paese: /^[A-Z]{2}$/.test(paese) ? paese : null, data_nascita: t.data_nascita || null, cod_anagrafe: t.cod_anagrafe ?? null, fonte: 'onboarding', created_by: r.actor.id, created_at: at(i),
     });
     nodi++;
     const share = typeof t.percentuale === 'number' && t.percentuale > 0 && t.percentuale <= 100 ? t.percentuale : null;
@@ -94,7 +96,7 @@ export async function seedStructure(trx: Knex.Transaction, r: SeedStructureReque
     if (!tipo) continue;
     await trx('strutture_archi').insert({
       id: newRecordId(), cod_azienda: r.codAzienda, verifica_id: v.id, da_nodo_id: id, a_nodo_id: root.id, tipo,
-      percentuale: tipo === 'partecipazione' ? share : null, note: 'Dichiarato dal cliente', created_by: r.actor.id,
+      percentuale: tipo === 'partecipazione' ? share : null, note: 'Dichiarato dal cliente', created_by: r.actor.id, created_at: at(i),
     });
     archi++;
   }

@@ -8,7 +8,10 @@ import type { UboMethodResult } from './ubo.types';
 
 /** The structure as the API answers it. */
 export async function structureData(trx: Knex.Transaction, codAzienda: string, v: VerificationRow) {
-  const [nodi, archi, calcolo] = await Promise.all([structureNodes(trx, codAzienda, v.id), structureEdges(trx, codAzienda, v.id), latestCalculation(trx, codAzienda, v.id)]);
+  // One transaction, one connection: the reads go one after the other.
+  const nodi = await structureNodes(trx, codAzienda, v.id);
+  const archi = await structureEdges(trx, codAzienda, v.id);
+  const calcolo = await latestCalculation(trx, codAzienda, v.id);
   return { cod_verifica: v.cod_verifica, nodi, archi, calcolo: calcolo ?? null, discrepanza_ubo: v.discrepanza_ubo, discrepanze_ubo: (v.discrepanze_ubo ?? []) as never[] };
 }
 
@@ -49,7 +52,9 @@ export interface StructureFormState { form: 'nodo' | 'arco' | 'calcolo'; values:
 export async function structureView(trx: Knex.Transaction, codAzienda: string, verificaId: string, opts: { canEdit?: boolean; form?: StructureFormState } = {}) {
   const v = await trx('verifiche').where({ cod_azienda: codAzienda, id: verificaId }).first() as VerificationRow | undefined;
   if (!v) return null;
-  const [nodes, edges, calc] = await Promise.all([structureNodes(trx, codAzienda, v.id), structureEdges(trx, codAzienda, v.id), latestCalculation(trx, codAzienda, v.id)]);
+  const nodes = await structureNodes(trx, codAzienda, v.id);
+  const edges = await structureEdges(trx, codAzienda, v.id);
+  const calc = await latestCalculation(trx, codAzienda, v.id);
   const name = new Map(nodes.map((n) => [n.id, n.denominazione]));
   const owners = new Set(calc?.risultato.italiano.titolari.map((o) => o.nodo_id) ?? []);
   const open = v.stato === 'pending' || v.stato === 'in_progress';
