@@ -21,12 +21,27 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 const humanise = (key: string) => { const s = key.replace(/[_.]+/g, ' ').trim(); return s.charAt(0).toUpperCase() + s.slice(1); };
 export const labelOfKey = (key: string) => DICHIARATI_LABELS[key] ?? PROFILO_LABELS[key] ?? humanise(key);
 
+/** An address in one line (via, CAP città (provincia), paese), whichever names the writer used. */
+function addressText(a: Record<string, unknown>): string | undefined {
+  const street = a.via ?? a.indirizzo;
+  const city = a.citta ?? a.comune;
+  if (street === undefined && city === undefined) return undefined;
+  const str = (x: unknown) => (x === undefined || x === null ? '' : String(x).trim());
+  const place = [str(a.cap), str(city)].filter(Boolean).join(' ') + (str(a.provincia) ? ` (${str(a.provincia)})` : '');
+  return [str(street), place, a.paese ? valueText('paese', a.paese) : ''].filter((x) => x.trim()).join(', ');
+}
+
+/** The order a reader expects (identity, then addresses, then the rest); PostgreSQL's jsonb keeps its own order. */
+const KEY_ORDER = Object.keys(DICHIARATI_LABELS);
+const rank = (k: string) => { const i = KEY_ORDER.indexOf(k); return i < 0 ? KEY_ORDER.length : i; };
+
 /** One value in words. */
 export function valueText(key: string, v: unknown): string {
   if (v === undefined || v === null || v === '') return '—';
   if (typeof v === 'boolean') return v ? 'Sì' : 'No';
   if (typeof v === 'number') return key === 'percentuale' ? `${numberIt.format(v)}%` : numberIt.format(v);
   if (Array.isArray(v)) return v.length ? v.map((x) => valueText(key, x)).join(', ') : '—';
+  if (isObject(v) && addressText(v)) return addressText(v)!;
   if (isObject(v)) return Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== '').map(([k, x]) => `${labelOfKey(k)}: ${valueText(k, x)}`).join('; ') || '—';
   const s = String(v);
   const d = ISO_DATE.exec(s);
@@ -42,7 +57,7 @@ export function valueText(key: string, v: unknown): string {
 export function declaredView(data: Record<string, unknown> | null | undefined): DeclaredView {
   const rows: DeclaredRow[] = [];
   const tables: DeclaredTable[] = [];
-  for (const [key, v] of Object.entries(data ?? {})) {
+  for (const [key, v] of Object.entries(data ?? {}).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))) {
     if (v === undefined || v === null || v === '') continue;
     if (Array.isArray(v) && v.length && v.every(isObject)) {
       const keys = [...new Set(v.flatMap((o) => Object.keys(o)))];
