@@ -1,4 +1,6 @@
 import { defineArea } from '../../kit/area';
+import { STAFF_READ } from '../../kit/roles';
+import { documentRecordsList, registerDocumentPages, registerDocumentRecordRoutes } from './documents';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -14,10 +16,15 @@ export const verificationsArea = defineArea({
     // structure: struttura, nodi, archi, calcola-ubo.
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
     // documents: /api/v1/documenti/records and the /documenti pages.
+    registerDocumentRecordRoutes, registerDocumentPages,
     // travel-rule: API, admin decision, /admin/travel-rule pages.
   ],
   activities: () => ({}),
   workflowModules: [],
-  lists: [],
-  navigation: [],
+  lists: [
+    documentRecordsList, // documents
+  ],
+  navigation: [
+    { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF_READ, order: 70 }, // documents
+  ],
 });

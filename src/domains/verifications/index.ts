@@ -1,2 +1,4 @@
 // The verifications area's public surface (issue 13).
 export * from './verifications.vocabulary';
+// Document records (part docs): MRZ (ICAO 9303) and codice fiscale checks.
+export { checkDigit, codiceFiscaleMismatches, parseMrz, verifyDocument, type DocumentCheck, type MrzFields, type MrzResult } from './documents';
