@@ -44,8 +44,13 @@ export interface DocumentVerification { esito: 'valido' | 'non_valido'; controll
 /** Identity documents: an expiry date is required, and an MRZ is read when given. */
 const IDENTITY = ['carta_identita', 'passaporto', 'patente', 'permesso_soggiorno'];
 const ACCEPTED = ['application/pdf', 'image/jpeg', 'image/png'];
-const MB = 1024 * 1024;
-const mb = (n: number) => `${(n / MB).toLocaleString('it-IT', { maximumFractionDigits: 1 })} MB`;
+/** A file size as people read it: 512 byte, 12,5 kB, 3,2 MB. */
+export function sizeLabel(bytes: number): string {
+  if (bytes < 1024) return `${bytes} byte`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toLocaleString('it-IT', { maximumFractionDigits: 1 })} kB`;
+  return `${(bytes / 1024 / 1024).toLocaleString('it-IT', { maximumFractionDigits: 1 })} MB`;
+}
+const mb = sizeLabel;
 const it = (iso: string) => iso.split('-').reverse().join('/');
 const letters = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z]/g, '');
 

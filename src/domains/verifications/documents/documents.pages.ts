@@ -1,7 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { Deps } from '../../../deps';
 import { withTenant } from '../../../db/tenant';
 import { hasRole, tenantOf } from '../../../http/auth';
 import { HttpError, notFound, ValidationError } from '../../../http/errors';
@@ -15,6 +14,7 @@ import { COUNTRY_OPTIONS } from '../../onboarding';
 import {
   downloadDocument, readDocument, replaceDocument, storeUpload, uploadDocument, verifyDocumentRecord, type DocumentView, type StoredFile,
 } from './documents.commands';
+import { sizeLabel } from './document-checks';
 import { DOCUMENT_PAGE_LABELS, TIPO_DOCUMENTO_OPTIONS } from './documents.labels';
 import { documentHolder, listDocuments } from './documents.repo';
 import { downloadQuery, listDocumentRecordsQuery, replaceDocumentSchema, uploadDocumentSchema } from './documents.schemas';
@@ -74,10 +74,11 @@ export const registerDocumentPages: RegisterRoutes = (router, { deps, views }) =
 
   // ---- upload ----
 
-  const renderUpload = (ctx: Ctx, values: Record<string, string>, errors: Record<string, string> = {}, kept?: { token: string; file: StoredFile }, status = 200) =>
+  const renderUpload = (ctx: Ctx, values: Record<string, string>, errors: Record<string, string> = {}, kept?: { token: string; file: StoredFile; dimensione?: string }, status = 200) =>
     render(ctx, views, 'documenti/carica.njk', {
-      values, errors, kept, limit, tipi: TIPO_DOCUMENTO_OPTIONS, countryOptions: COUNTRY_OPTIONS.map((c) => ({ value: c.code, label: c.nome })),
-      summary: Object.keys(errors).filter((k) => k !== '_form'),
+      values, errors, kept: kept ? { ...kept, dimensione: sizeLabel(kept.file.dimensione) } : undefined, limit, tipi: TIPO_DOCUMENTO_OPTIONS, labels: DOCUMENT_PAGE_LABELS, countryOptions: COUNTRY_OPTIONS.map((c) => ({ value: c.code, label: c.nome })),
+      // In the order of the form, each linked to its field.
+      summary: ['cod_anagrafe', 'tipo', 'file', ...UPLOAD_FIELDS.slice(2)].filter((k, i, all) => errors[k] && all.indexOf(k) === i),
     }, { status });
 
   router.get('/documenti/carica', staff(DOCUMENT_WRITERS), (ctx) => {
@@ -116,14 +117,14 @@ export const registerDocumentPages: RegisterRoutes = (router, { deps, views }) =
 
   // ---- detail ----
 
-  const renderDetail = async (ctx: Ctx, d: DocumentView, replace: { values: Record<string, string>; errors: Record<string, string>; kept?: { token: string; file: StoredFile } } | null = null, status = 200) => {
+  const renderDetail = async (ctx: Ctx, d: DocumentView, replace: { values: Record<string, string>; errors: Record<string, string>; kept?: { token: string; file: StoredFile; dimensione?: string } } | null = null, status = 200) => {
     const { holder, names } = await tx(ctx, async (trx) => ({
       holder: await documentHolder(trx, tenantOf(ctx), d.cod_anagrafe),
       names: await fullNamesByUsername(trx, [d.created_by, d.verificato_by ?? '', d.updated_by ?? '', ...d.versioni.map((v) => v.created_by)].filter(Boolean)),
     }));
     const u = user(ctx);
     render(ctx, views, 'documenti/detail.njk', {
-      d, holder, names, labels: DOCUMENT_PAGE_LABELS, countryOptions: COUNTRY_OPTIONS.map((c) => ({ value: c.code, label: c.nome })), limit,
+      d: { ...d, versioni: d.versioni.map((v) => ({ ...v, dimensioneLabel: v.dimensione === null ? null : sizeLabel(v.dimensione) })) }, holder, names, labels: DOCUMENT_PAGE_LABELS, countryOptions: COUNTRY_OPTIONS.map((c) => ({ value: c.code, label: c.nome })), limit,
       canDownload: hasRole(u, DOCUMENT_READERS), canVerify: hasRole(u, DOCUMENT_VERIFIERS),
       canReplace: hasRole(u, DOCUMENT_WRITERS) && d.stato !== 'sostituito',
       replace: replace ?? { values: { ...pick({}, REPLACE_FIELDS), data_rilascio: d.data_rilascio ?? '', data_scadenza: d.data_scadenza ?? '', numero: d.numero ?? '', autorita_rilascio: d.autorita_rilascio ?? '', paese_rilascio: d.paese_rilascio ?? '', mrz: d.mrz ?? '' }, errors: {} },
@@ -171,14 +172,14 @@ export const registerDocumentPages: RegisterRoutes = (router, { deps, views }) =
     }
     if (!file && !errors.file) errors.file = 'Scegli il file della nuova versione (PDF, JPEG o PNG)';
     const kept = file ? { token: keptFileToken(secret, codAzienda, user(ctx).username, file), file } : undefined;
-    if (!parsed.success || Object.keys(errors).length || !file) return renderDetail(ctx, current, { values, errors, kept }, 422);
+    if (!parsed.success || Object.keys(errors).length || !file) return renderDetail(ctx, current, { values, errors, kept: kept && { ...kept, dimensione: sizeLabel(kept.file.dimensione) } }, 422);
     try {
       const saved = await replaceDocument(deps, codAzienda, user(ctx), current.cod_documento, parsed.data, file);
       redirectWithFlash(ctx, `/documenti/${saved.cod_documento}`, 'success', `Nuova versione ${saved.versione} registrata: la precedente resta consultabile`);
     } catch (err) {
       const e = commandErrors(err);
       if (!e) throw err;
-      renderDetail(ctx, current, { values, errors: e, kept }, 422);
+      renderDetail(ctx, current, { values, errors: e, kept: kept && { ...kept, dimensione: sizeLabel(kept.file.dimensione) } }, 422);
     }
   });
 };

@@ -48,7 +48,7 @@ export const registerDocumentRecordRoutes: RegisterRoutes = (router, { deps }) =
   const multipartNote = `multipart/form-data con il file nel campo "file" (PDF, JPEG o PNG, tipo letto dal contenuto; al massimo ${limit}: 413 oltre; 415 formato non ammesso; 422 se il tipo dichiarato non corrisponde). Modulo HTML: ?_csrf=, client API: X-CSRF-Token`;
 
   router.api({
-    method: 'GET', path: DOCUMENT_RECORDS_API, summary: 'Elenco dei documenti (filtri: soggetto, tipo, stato, esito della verifica, testo)', tag,
+    method: 'GET', path: DOCUMENT_RECORDS_API, summary: 'Elenco dei documenti (filtri: soggetto, tipo, stato, esito della verifica; q: codice DOC-…, codice del soggetto ANA-… o numero esatto del documento)', tag,
     access: staff(STAFF_READ), query: listDocumentRecordsQuery, response: documentListResponse,
     handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listDocuments(trx, tenantOf(ctx), query)),
   });

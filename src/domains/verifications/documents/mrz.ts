@@ -192,7 +192,8 @@ export function parseMrz(text: string, today = new Date()): MrzResult {
   const lines = normaliseMrz(text);
   const shape = Object.entries(LAYOUTS).find(([, l]) => l.lines === lines.length && lines.every((x) => x.length === l.length));
   if (!shape) {
-    return { ok: false, errore: `La zona a lettura ottica deve avere 3 righe di 30 caratteri (carta d'identità), 2 di 36 o 2 di 44 (passaporto): ne ha ${lines.length} di ${lines.map((l) => l.length).join(', ') || '0'}` };
+    const found = lines.length === 0 ? 'è vuota' : `ha ${lines.length === 1 ? '1 riga' : `${lines.length} righe`} di ${lines.map((l) => l.length).join(', ')} caratteri`;
+    return { ok: false, errore: `La zona a lettura ottica deve avere 3 righe di 30 caratteri (carta d'identità), 2 di 36 o 2 di 44 (passaporto): questa ${found}` };
   }
   const bad = lines.join('').match(/[^A-Z0-9<]/);
   if (bad) return { ok: false, errore: `Carattere non ammesso nella zona a lettura ottica: «${bad[0]}» (solo lettere maiuscole, cifre e il riempitivo <)` };
