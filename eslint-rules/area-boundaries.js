@@ -8,7 +8,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Process folders whose area has another name. */
-const PROCESS_AREA = { case: 'cases' };
+const PROCESS_AREA = { case: 'cases', verification: 'verifications' };
 
 function areaOf(rel) {
   const p = rel.split(sep).join('/');

@@ -10,13 +10,19 @@ import {
   type ClasseRischio, type CustomerFields, type RapportoInput, type TipoControllo, type TipoLegame, type TipoSoggetto,
 } from '../../src/domains/records';
 import { cddAnswers, uboOwners } from '../../src/domains/onboarding/onboarding.validation';
+import { openOnboardingVerification, workflowInputOf, type VerificationRow } from '../../src/domains/verifications';
+import type { VerificationWorkflowInput } from '../../workflows/verification/verification.contract';
 import { cddReviewWorkflowId } from '../../workflows/cdd/cdd-review.contract';
 import type { OnboardingStep, SubjectType } from '../../workflows/onboarding/onboarding.contract';
 import { screeningKey } from './onboarding-screening';
-import { lockCase, tx } from './onboarding.tx';
+import { derivedUuid, lockCase, tx } from './onboarding.tx';
 
 type Obj = Record<string, unknown>;
-export interface Materialised { codAnagrafe: string; reviewId: string; reviewDueAt: string }
+export interface Materialised {
+  codAnagrafe: string; reviewId: string; reviewDueAt: string;
+  /** The KYC/KYB verification this approval opened, whose workflow the onboarding workflow starts (absent in histories from before it). */
+  verifica?: { workflowId: string; input: VerificationWorkflowInput } | null;
+}
 
 /**
  * Creates, in one transaction, what an approved case becomes (see onboarding.records.ts), through
@@ -28,7 +34,11 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
     const row = await lockCase(trx, p.caseId);
     if (row.cod_anagrafe) {
       const review = await trx('cdd_reviews').where({ cod_anagrafe: row.cod_anagrafe, motivo: 'prima_revisione' }).orderBy('created_at').first();
-      return { codAnagrafe: row.cod_anagrafe as string, reviewId: review.id as string, reviewDueAt: new Date(review.due_at).toISOString() };
+      const opened = await trx('verifiche').where({ onboarding_case_id: p.caseId }).first() as VerificationRow | undefined;
+      return {
+        codAnagrafe: row.cod_anagrafe as string, reviewId: review.id as string, reviewDueAt: new Date(review.due_at).toISOString(),
+        verifica: opened ? { workflowId: opened.workflow_id, input: workflowInputOf(opened) } : null,
+      };
     }
     const tipo = row.tipo_soggetto as SubjectType;
     const actor = p.actor.username;
@@ -71,6 +81,7 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
       if (cod !== customer && !roles.some((r) => r.cod_anagrafe === cod && r.ruolo === ruolo)) roles.push({ cod_anagrafe: cod, ruolo });
     };
 
+    let codRappresentante: string | null = null;
     if (tipo === 'societa') {
       // One record per natural person: the legal representative may also be an owner (same tax code,
       // matched here even when the code fails its check letter, which makes no registry key).
@@ -83,6 +94,7 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
         return cod;
       };
       const rep = await personCode((anagrafe.legale_rappresentante ?? {}) as Obj, 'legale_rappresentante');
+      codRappresentante = rep;
       await legame(customer, rep, 'legale_rappresentante', null, null);
       role(rep, 'esecutore');
       relink.set(screeningKey(p.caseId, 'legale_rappresentante'), rep);
@@ -123,11 +135,20 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
     });
     await audit('cdd_review.create', 'cdd_review', reviewId, { cod_anagrafe: customer, classe_rischio: classe, due_at: dueAt.toISOString(), anni: years });
 
+    // The customer's KYC or KYB verification, with what the applicant gave (its workflow is started by the onboarding workflow).
+    const uploads = await trx('onboarding_documents').where({ case_id: p.caseId }).orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('tipo', 'riferimento', 'nome_file', 'mime', 'dimensione', 'sha256');
+    const verifica = await openOnboardingVerification(trx, {
+      codAzienda: p.codAzienda, actor: p.actor, caseId: p.caseId, verificaId: derivedUuid(`${p.caseId}:verifica`), subjectType: tipo,
+      codAnagrafe: customer, codRappresentante, anagrafe, titolari: uboOwners(row.ubo), uploads,
+    });
+
     await trx('onboarding_cases').where({ id: p.caseId }).update({ cod_anagrafe: customer, updated_at: new Date() });
     await audit('onboarding.materialise', 'onboarding_case', p.caseId, {
       cod_anagrafe: customer, cod_rapporto, review_id: reviewId, first_approver: p.firstApprover, wallets: verified.length, screening_subjects: screeningLinked,
+      ...(verifica ? { cod_verifica: verifica.input.codVerifica } : {}),
     });
-    return { codAnagrafe: customer, reviewId, reviewDueAt: dueAt.toISOString() };
+    return { codAnagrafe: customer, reviewId, reviewDueAt: dueAt.toISOString(), verifica };
   });
 }
 

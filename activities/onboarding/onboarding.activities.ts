@@ -15,7 +15,7 @@ import { messaging, type Messaging } from '../../src/domains/outbox';
 import { recordCeremonyOutcome } from './onboarding-ceremony';
 import { applyEdit } from './onboarding-edit';
 import { eraseCase } from './onboarding-erase';
-import { materialiseCustomer } from './onboarding-materialise';
+import { materialiseCustomer, type Materialised } from './onboarding-materialise';
 import { screenCaseSubjects, screenCaseWallets, scoreCaseRisk } from './onboarding-screening';
 import { auditCase, derivedUuid, json, lockCase, notFound, tx } from './onboarding.tx';
 
@@ -216,7 +216,7 @@ export function createOnboardingActivities(deps: ActivityDeps, m: Messaging = me
       });
     },
 
-    async materialiseOnboardingCustomer(p: OnboardingStep & { firstApprover: string | null }): Promise<{ codAnagrafe: string; reviewId: string; reviewDueAt: string }> {
+    async materialiseOnboardingCustomer(p: OnboardingStep & { firstApprover: string | null }): Promise<Materialised> {
       return materialiseCustomer(db, p);
     },
 

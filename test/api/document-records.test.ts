@@ -206,4 +206,24 @@ describe('document records API', function () {
     assert.equal(bad.status, 422);
     assert.equal(bad.body.errors[0].path, 'esito_verifica');
   });
+
+  it('a replacement with a new expiry tells the KYC verification relying on the document (its deadline follows)', async () => {
+    const cod = await person();
+    const d = await upload(cod, { data_scadenza: day(100), mrz: marioMrz('YA1234567', day(100)) });
+    const opened = await co.post('/api/v1/kyc/verifiche', { cod_anagrafe: cod, documenti: [d.cod_documento] });
+    assert.equal(opened.status, 201, opened.text);
+    assert.equal(opened.body.scade_il.slice(0, 10) <= day(100), true, `the document's expiry bounds the verification: ${opened.body.scade_il}`);
+    const sooner = day(40);
+    const r = await send(analyst, `${API}/${d.cod_documento}/sostituisci`, { motivo: 'Documento corretto: scadenza errata', data_scadenza: sooner, mrz: marioMrz('YA1234567', sooner) }, pdf);
+    assert.equal(r.status, 200, r.text);
+    const until = Date.now() + 20_000;
+    let row: { id: string; scade_il: Date } | undefined;
+    for (;;) {
+      row = await env.ownerDb('verifiche').where({ cod_azienda: tenant, cod_verifica: opened.body.cod_verifica }).first('id', 'scade_il');
+      if (row && new Date(row.scade_il).getTime() < Date.parse(`${day(41)}T00:00:00Z`)) break;
+      if (Date.now() > until) assert.fail(`the verification's deadline did not follow the new expiry: ${String(row?.scade_il)}`);
+      await new Promise((ok) => setTimeout(ok, 250));
+    }
+    assert.equal((await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'verifica.scadenza', entity_id: row.id })).length, 1);
+  });
 });

@@ -302,3 +302,23 @@ Object.assign(LIST_SEEDS, {
       where e.cod_azienda = :tenant and e.workflow_id like 'risk-run-results:%'`)(owner);
   },
 } satisfies Record<string, Seed>);
+
+// Issue 13, part kyc: one verification per seeded customer (the open ones one per customer and kind, as the unique index wants),
+// half KYC and half KYB, spread over the states and origins.
+Object.assign(LIST_SEEDS, {
+  verifiche: perTenant(`with c as (
+      insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+      select :tenant, 'VERANA-' || lpad(i::text, 6, '0'), case when i % 2 = 0 then 'societa' else 'persona_fisica' end, 'Cliente ' || md5(i::text), 'seed'
+      from generate_series(1, :n) i returning cod_anagrafe
+    )
+    insert into verifiche (id, cod_azienda, cod_verifica, tipo, cod_anagrafe, stato, origine, motivo_rifiuto, decided_by, decided_at, expired_at, scade_il, workflow_id, created_by, created_at, updated_at)
+    select gen_random_uuid(), :tenant, case when i % 2 = 0 then 'KYB-' else 'KYC-' end || lpad(i::text, 6, '0'), case when i % 2 = 0 then 'kyb' else 'kyc' end,
+      'VERANA-' || lpad(i::text, 6, '0'), s.stato, (array['manuale','onboarding','cdd','rinnovo'])[1 + i % 4],
+      case when s.stato = 'rejected' then 'Documenti non conformi' end,
+      case when s.stato in ('approved', 'rejected') then 'seed' end, case when s.stato in ('approved', 'rejected') then now() end,
+      case when s.stato = 'expired' then now() end, now() + interval '365 days',
+      'verification:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i
+    cross join lateral (select (array['pending','in_progress','approved','rejected','expired'])[1 + i % 5] as stato) s,
+    (select count(*) from c) ensure_customers_first`),
+} satisfies Record<string, Seed>);

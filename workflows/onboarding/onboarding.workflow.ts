@@ -3,6 +3,7 @@ import {
   startChild, uuid4, workflowInfo, type ChildWorkflowHandle,
 } from '@temporalio/workflow';
 import type { createOnboardingActivities } from '../../activities/onboarding/onboarding.activities';
+import { VERIFICATION_WORKFLOW_TYPE } from '../verification/verification.contract';
 import { cddReviewWorkflowId, type CddReviewInput } from '../cdd/cdd-review.contract';
 import { CEREMONY_TTL_MS, esignCompletedSignal, esignEndedSignal, esignWorkflowId, type EsignActivities, type EsignWorkflowInput } from '../esign/esign.contract';
 import { STEP_ACTIVITY } from '../lib/activity-options';
@@ -36,6 +37,8 @@ const projections = transitionProjections<ReturnType<typeof createOnboardingActi
 
 /** Versioning marker: the applicant is told the decision (see docs/architecture.md, Versioning). */
 const APPLICANT_OUTCOME_PATCH = 'applicant-outcome-message';
+/** Versioning marker: an approval opens the customer's KYC/KYB verification (issue 13); cases approved before it replay without it. */
+const OPEN_VERIFICATION_PATCH = 'open-verification';
 /**
  * Versioning marker, decided once on a run's first task: the state moves only after its
  * projection was written, ceremonies report their end by signal, and the run continues as
@@ -283,6 +286,10 @@ export async function onboardingCaseWorkflow(input: OnboardingWorkflowInput): Pr
     });
     // Added after the first recorded histories: cases decided before it replay without the message.
     if (patched(APPLICANT_OUTCOME_PATCH)) await acts.sendOnboardingOutcome({ ...step(args.actor), outcome: 'approved' });
+    // The verification's row was written with the customer (materialise); its validity timer starts here, outliving the case.
+    if (patched(OPEN_VERIFICATION_PATCH) && made.verifica) {
+      await startChild(VERIFICATION_WORKFLOW_TYPE, { workflowId: made.verifica.workflowId, args: [made.verifica.input], parentClosePolicy: ParentClosePolicy.ABANDON });
+    }
   };
 
   const requestInfo = async (args: OnboardingTransitionArgs) => {

@@ -40,6 +40,7 @@ export const SETTINGS_CATALOGUE = {
   'cdd.task_days': { ...int(1, 365), default: 30, descrizione: 'Giorni entro cui completare una pratica di adeguata verifica', gruppo: 'Adeguata verifica' },
   'cdd.analyst_can_complete': { ...bool(), default: true, descrizione: 'Un operatore può completare le pratiche di adeguata verifica semplificata o ordinaria (sempre con quattro occhi)', gruppo: 'Adeguata verifica' },
   'cdd.document_expiry_notice_days': { ...int(1, 365), default: 60, descrizione: 'Giorni prima della scadenza di un documento in cui si apre la pratica di aggiornamento', gruppo: 'Adeguata verifica' },
+  'verifiche.validita_giorni': { ...int(1, 3650), default: 365, descrizione: 'Giorni di validità di una verifica KYC o KYB dalla sua apertura (prima, se scade un documento su cui si basa)', gruppo: 'Verifiche' },
   'onboarding.draft_expiry_days': { ...int(1, 365), default: 30, descrizione: 'Giorni di inattività dopo cui una pratica di onboarding in bozza scade', gruppo: 'Onboarding' },
   'onboarding.info_reminder_days': { ...int(1, 60), default: 7, descrizione: 'Giorni dopo una richiesta di integrazione entro cui il cliente riceve un promemoria', gruppo: 'Onboarding' },
   'onboarding.info_expiry_days': { ...int(1, 365), default: 30, descrizione: 'Giorni dopo una richiesta di integrazione senza risposta entro cui la pratica scade', gruppo: 'Onboarding' },

@@ -175,6 +175,18 @@ export const AUDIT_ACTION_LABELS = {
   'rischio_kri.rileva': 'Valori mensili dei KRI rilevati',
   'rischio_decisione.create': 'Decisione registrata',
 
+  // Verifications: KYC and KYB (issue 13, part kyc)
+  'verifica.create': 'Verifica KYC/KYB aperta',
+  'verifica.start': 'Verifica presa in lavorazione',
+  'verifica.approve': 'Verifica approvata',
+  'verifica.reject': 'Verifica respinta',
+  'verifica.expire': 'Verifica scaduta',
+  'verifica.scadenza': 'Scadenza della verifica ricalcolata (documenti cambiati)',
+  'verifica.profilo': 'Profilo societario della verifica KYB aggiornato',
+  'verifica_check.create': 'Controllo aggiunto alla verifica KYB',
+  'verifica_check.update': 'Esito di un controllo KYB registrato',
+  'verifica_check.waive': 'Controllo KYB derogato (responsabile antiriciclaggio)',
+
   // Messages
   'outbox.retry': 'Nuovo tentativo di consegna di un messaggio',
 

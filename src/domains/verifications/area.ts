@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
+import { createVerificationActivities } from '../../../activities/verification/verification.activities';
 import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { documentRecordsList, registerDocumentPages, registerDocumentRecordRoutes } from './documents';
+import { registerVerificationRoutes, verificationsList } from './kyc-kyb';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -13,15 +16,21 @@ export const verificationsArea = defineArea({
   label: 'Verifiche',
   routes: [
     // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
+    registerVerificationRoutes,
     // structure: struttura, nodi, archi, calcola-ubo.
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
     // documents: /api/v1/documenti/records and the /documenti pages.
     registerDocumentRecordRoutes, registerDocumentPages,
     // travel-rule: API, admin decision, /admin/travel-rule pages.
   ],
-  activities: () => ({}),
-  workflowModules: [],
+  activities: (deps) => ({
+    ...createVerificationActivities(deps),
+  }),
+  workflowModules: [
+    fileURLToPath(new URL('../../../workflows/verification/verification.workflow.ts', import.meta.url)),
+  ],
   lists: [
+    verificationsList,
     documentRecordsList, // documents
   ],
   navigation: [

@@ -2,3 +2,5 @@
 export * from './verifications.vocabulary';
 // Document records (part docs): MRZ (ICAO 9303) and codice fiscale checks.
 export { checkDigit, codiceFiscaleMismatches, parseMrz, verifyDocument, type DocumentCheck, type MrzFields, type MrzResult } from './documents';
+// kyc: KYC and KYB verifications as durable processes (openVerification, getVerification, transitionVerification, checks, documentsChanged...).
+export * from './kyc-kyb';

@@ -71,3 +71,11 @@ export type DirezioneTravelRule = (typeof DIREZIONI_TRAVEL_RULE)[number];
 export const ESITI_DOCUMENTO = ['da_verificare', 'valido', 'non_valido'] as const;
 export type EsitoDocumento = (typeof ESITI_DOCUMENTO)[number];
 export const ESITO_DOCUMENTO_LABELS: Record<EsitoDocumento, string> = { da_verificare: 'Da verificare', valido: 'Verificato', non_valido: 'Non valido' };
+
+/** KYB company profile: the legal forms (Italian codice civile forms, public bodies, foreign entities). */
+export const FORME_GIURIDICHE = ['srl', 'srls', 'spa', 'sapa', 'snc', 'sas', 'coop', 'consorzio', 'fondazione', 'associazione', 'ente_pubblico', 'societa_estera', 'altro'] as const;
+export type FormaGiuridica = (typeof FORME_GIURIDICHE)[number];
+export const FORMA_GIURIDICA_LABELS: Record<FormaGiuridica, string> = {
+  srl: 'S.r.l.', srls: 'S.r.l. semplificata', spa: 'S.p.A.', sapa: 'S.a.p.a.', snc: 'S.n.c.', sas: 'S.a.s.', coop: 'Società cooperativa',
+  consorzio: 'Consorzio', fondazione: 'Fondazione', associazione: 'Associazione', ente_pubblico: 'Ente pubblico', societa_estera: 'Società estera', altro: 'Altra forma',
+};

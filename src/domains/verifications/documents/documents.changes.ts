@@ -1,14 +1,12 @@
 import type { Deps } from '../../../deps';
+import { documentsChanged } from '../kyc-kyb';
 
 /**
  * Tells the verifications relying on these documents that a document changed (a new version, a
- * new expiry date): part 1 (kyc-kyb) recomputes their deadlines. Called after the change is
- * committed; the CDD expiry sweep needs nothing, it reads documenti.data_scadenza itself.
- *
- * INTEGRATION(h/kyc): replace the body with
- *   `await documentsChanged(deps, codAzienda, documentoIds);` imported from '../kyc-kyb' (or the area's index)
- * once h/kyc is merged; the call sites (replaceDocument) already pass the ids.
+ * new expiry date): part 1 (kyc-kyb) signals their workflows, which read their deadline again.
+ * Called after the change is committed. The CDD expiry sweep needs nothing: it reads
+ * documenti.data_scadenza itself, keyed by document and date.
  */
 export async function notifyDocumentsChanged(deps: Deps, codAzienda: string, documentoIds: string[]): Promise<void> {
-  void deps; void codAzienda; void documentoIds;
+  await documentsChanged(deps, codAzienda, documentoIds);
 }
