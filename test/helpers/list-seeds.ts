@@ -229,6 +229,21 @@ Object.assign(LIST_SEEDS, {
       from generate_series(1, :n) i`)(owner);
   },
 
+  // Document records (issue 13, docs): the same table as records.documenti, codes DOC-9xxxxxx and numbers VD... of their own;
+  // a third verified valid, a sixth not valid (the verified ones with who and when, as the table's check wants).
+  'verifications.documenti': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into documenti (id, cod_azienda, cod_documento, versione, cod_anagrafe, tipo, numero, data_rilascio, data_scadenza, stato,
+        esito_verifica, verificato_by, verificato_at, sha256, nome_file, mime, dimensione, created_by, created_at, updated_at)
+      select gen_random_uuid(), :tenant, 'DOC-9' || lpad(i::text, 6, '0'), 1 + i % 3, 'ANA-' || lpad((1 + i % :n)::text, 6, '0'),
+        (array['carta_identita','passaporto','patente','statuto'])[1 + i % 4], 'VD' || i, date '2020-01-01' + (i % 1000),
+        case when i % 4 = 3 then null else date '2025-01-01' + (i % 3000) end, case when i % 9 = 0 then 'scaduto' else 'valido' end,
+        case when i % 6 = 0 then 'non_valido' when i % 3 = 0 then 'valido' else 'da_verificare' end,
+        case when i % 3 = 0 then 'seed' end, case when i % 3 = 0 then now() end,
+        md5(i::text) || md5(:tenant || i::text), 'documento-' || i || '.pdf', 'application/pdf', 1000 + i, 'seed', now() - i * interval '1 minute', now()
+      from generate_series(1, :n) i`)(owner);
+  },
+
   // Links and owners share a table: each seed writes its own kind (both lists then face both).
   'records.legami': async (owner: Knex) => {
     await seedCustomers(owner);

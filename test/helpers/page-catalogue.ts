@@ -12,6 +12,7 @@ import { caseInReview, waitFor } from './onboarding';
 import { signInWithTotp } from './browser';
 import { seedRiskBatchPages } from './risk-batch-seed';
 import { seedRiskPortfolio } from './risk-views-fixture';
+import { seedDocumentPages } from './document-pages-seed';
 
 /**
  * Every page the product serves, each with a record to show and the person who opens it,
@@ -62,6 +63,8 @@ export const NOT_PAGES: Record<string, string> = {
   // risk SELF
   '/rischio/autovalutazione/:anno/export.pdf': 'the self-assessment report, a PDF download',
   '/rischio/autovalutazione/:anno/export.xlsx': 'the self-assessment workbook, an XLSX download',
+  // verifications: documents
+  '/documenti/:cod/download': 'a copy of a document (any version), a download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -163,6 +166,8 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const riskBatch = await seedRiskBatchPages(env, tenant, coApi);
   // VIEWS (risk): a scored portfolio with assessments in every listed state, and one real assessment through its workflow.
   const riskSeed = await seedRiskPortfolio(env.ownerDb, tenant, { overrideBy: analyst.cod_utente });
+  // verifications: documents (a passport in two versions, verified; an identity card whose verification failed).
+  const documents = await seedDocumentPages(env, tenant, coApi);
   const riskAssessment = await analystApi.post('/api/risk/calculate/ANA-EDD001', {});
   assert.equal(riskAssessment.status, 201, riskAssessment.text);
   const verifications = await seedVerificationPages(env, tenant, analystApi); // console (issue 13)
@@ -276,6 +281,11 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'rischio-soglia', path: `/rischio/policy/${riskConfig.threshold}`, visitor: staff(co) },
     // BATCH
     { name: 'rischio-scenari', path: '/rischio/scenari', visitor: staff(co) },
+    // verifications: documents
+    { name: 'documenti', path: '/documenti', visitor: staff(analyst) },
+    { name: 'documenti-carica', path: '/documenti/carica?cod_anagrafe=ANA-DOC001', visitor: staff(analyst) },
+    { name: 'documento-verificato', path: `/documenti/${documents.verified}`, visitor: staff(co) },
+    { name: 'documento-non-valido', path: `/documenti/${documents.failed}`, visitor: staff(auditor) },
     { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };

@@ -118,6 +118,10 @@ export const AUDIT_ACTION_LABELS = {
   'rapporto.soggetto': 'Soggetto collegato al rapporto',
   'rapporto.close': 'Rapporto chiuso',
   'documento.create': 'Documento registrato',
+  // Document records (issue 13, part docs)
+  'documento.replace': 'Documento sostituito da una nuova versione',
+  'documento.verify': 'Documento verificato',
+  'documento.download': 'Copia del documento scaricata',
 
   // Movements (one event per request or import batch, with its counts)
   'movimenti.insert': 'Movimenti registrati',

@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { createVerificationActivities } from '../../../activities/verification/verification.activities';
 import { defineArea } from '../../kit/area';
 import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
+import { STAFF_READ } from '../../kit/roles';
+import { documentRecordsList, registerDocumentPages, registerDocumentRecordRoutes } from './documents';
 import { registerVerificationRoutes, verificationsList } from './kyc-kyb';
 import { registerStructurePages, registerStructureRoutes } from './structure';
 
@@ -22,6 +24,7 @@ export const verificationsArea = defineArea({
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
     registerConsolePages, registerConsoleActions, registerConsoleDownloads,
     // documents: /api/v1/documenti/records and the /documenti pages.
+    registerDocumentRecordRoutes, registerDocumentPages,
     // travel-rule: API, admin decision, /admin/travel-rule pages.
   ],
   activities: (deps) => ({
@@ -30,10 +33,11 @@ export const verificationsArea = defineArea({
   workflowModules: [
     fileURLToPath(new URL('../../../workflows/verification/verification.workflow.ts', import.meta.url)),
   ],
-  lists: [verificationsList],
+  lists: [verificationsList, documentRecordsList],
   navigation: [
     ...consoleNavigation,
+    { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF_READ, order: 70 },
   ],
-  // console: the KYC and KYB verifications waiting to be taken in hand.
+  // The KYC and KYB verifications waiting to be taken in hand.
   home: consoleHome,
 });
