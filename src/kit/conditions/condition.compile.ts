@@ -31,6 +31,7 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAYS_PER_YEAR = 365;
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORI);
 const hasOwn = Object.prototype.hasOwnProperty;
+const INVALID = 'not a valid condition (validate it with conditionSchema)';
 
 /** A field path, split once; `forbidden` marks a path through a prototype name (reads as missing, as in the interpreter). */
 interface FieldPath { path: string; segments: readonly string[]; forbiddenAt: number }
@@ -56,7 +57,7 @@ type Comparison =
   | { op: 'in' | 'not_in' | 'intersects'; source: SetSource };
 
 type Step =
-  | { kind: 'invalid' }
+  | { kind: 'invalid'; message: string }
   | { kind: 'tutti' | 'almeno_uno'; children: Step[] }
   | { kind: 'non'; child: Step }
   | { kind: 'campo'; field: FieldPath; cmp: Comparison }
@@ -90,15 +91,16 @@ function compileComparison(op: Operatore, valore: Valore | undefined): Compariso
 }
 
 function compileStep(node: Condizione, depth: number): Step {
-  if (depth > MAX_DEPTH || !isRecord(node)) return { kind: 'invalid' };
-  if ('tutti' in node) return Array.isArray(node.tutti) ? { kind: 'tutti', children: node.tutti.map((c) => compileStep(c, depth + 1)) } : { kind: 'invalid' };
+  if (depth > MAX_DEPTH || !isRecord(node)) return { kind: 'invalid', message: INVALID };
+  if ('tutti' in node) return Array.isArray(node.tutti) ? { kind: 'tutti', children: node.tutti.map((c) => compileStep(c, depth + 1)) } : { kind: 'invalid', message: 'tutti needs an array' };
   if ('almeno_uno' in node) {
-    return Array.isArray(node.almeno_uno) ? { kind: 'almeno_uno', children: node.almeno_uno.map((c) => compileStep(c, depth + 1)) } : { kind: 'invalid' };
+    return Array.isArray(node.almeno_uno)
+      ? { kind: 'almeno_uno', children: node.almeno_uno.map((c) => compileStep(c, depth + 1)) } : { kind: 'invalid', message: 'almeno_uno needs an array' };
   }
   if ('non' in node) return { kind: 'non', child: compileStep(node.non, depth + 1) };
   if ('aggregato' in node) {
     const a: Aggregato = node.aggregato;
-    if (!isRecord(a)) return { kind: 'invalid' };
+    if (!isRecord(a)) return { kind: 'invalid', message: INVALID };
     const loaded = aggregateKey(loadedAggregate(a));
     return {
       kind: 'aggregato', loaded, loadedRead: `aggregato:${loaded}`,
@@ -107,7 +109,7 @@ function compileStep(node: Condizione, depth: number): Step {
     };
   }
   if ('campo' in node && typeof node.campo === 'string') return { kind: 'campo', field: fieldPath(node.campo), cmp: compileComparison(node.op, node.valore) };
-  return { kind: 'invalid' };
+  return { kind: 'invalid', message: INVALID };
 }
 
 interface State {
@@ -237,8 +239,6 @@ function compare(st: State, v: unknown, c: Comparison): boolean {
   }
 }
 
-const INVALID = 'not a valid condition (validate it with conditionSchema)';
-
 function run(st: State, s: Step): boolean {
   charge(st, COSTI.nodo);
   switch (s.kind) {
@@ -255,7 +255,7 @@ function run(st: State, s: Step): boolean {
     case 'non': return !run(st, s.child);
     case 'aggregato': return compare(st, readAggregate(st, s), s.cmp);
     case 'campo': return compare(st, readPath(st, s.field), s.cmp);
-    case 'invalid': throw new ConditionEvaluationError('condizione_non_valida', INVALID);
+    case 'invalid': throw new ConditionEvaluationError('condizione_non_valida', s.message);
   }
 }
 
