@@ -202,7 +202,12 @@
       lift.push(Math.min(start, running));
       return { value: Math.abs(v), raw: v, itemStyle: { color: colour(v >= 0 ? (s0.tone || 'red') : 'green') } };
     });
-    base.grid = { top: 32, left: 8, right: 24, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
+    // Rule names are long: every one shown, wrapped within its column (labelWidth). The first and
+    // last labels are centred on their bars and reach half a label beyond them: the grid leaves
+    // that room, or the first name is cut at the card's edge.
+    var labelWidth = Math.max(60, Math.floor(560 / Math.max(1, spec.categories.length)));
+    var half = Math.ceil(labelWidth / 2);
+    base.grid = { top: 32, left: Math.max(8, half), right: Math.max(24, half), bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
     base.tooltip = { trigger: 'axis', confine: true, axisPointer: { type: 'shadow' }, formatter: function (ps) {
       var p = ps.filter(function (x) { return x.seriesIndex === 1; })[0];
       if (!p) return '';
@@ -210,10 +215,9 @@
       return p.name + ': ' + (totals.indexOf(p.dataIndex) >= 0 ? '' : raw > 0 ? '+' : '') + fmt(raw);
     } };
     base.xAxis = categoryAxis(spec.categories);
-    // Rule names are long: every one shown, wrapped within its column.
     base.xAxis.axisLabel.interval = 0;
     base.xAxis.axisLabel.hideOverlap = false;
-    base.xAxis.axisLabel.width = Math.max(60, Math.floor(560 / Math.max(1, spec.categories.length)));
+    base.xAxis.axisLabel.width = labelWidth;
     base.xAxis.axisLabel.overflow = 'break';
     base.xAxis.axisLabel.lineHeight = 14;
     base.yAxis = valueAxis(spec.unit);
@@ -224,7 +228,8 @@
       { type: 'bar', name: 'base', stack: 'cascata', data: lift, itemStyle: { color: 'transparent' }, emphasis: { disabled: true }, tooltip: { show: false }, silent: true },
       {
         type: 'bar', name: s0.name, stack: 'cascata', data: bars, barMaxWidth: 48,
-        label: { show: true, position: 'top', color: TEXT, formatter: function (p) { var r = p.data.raw; return (totals.indexOf(p.dataIndex) >= 0 ? '' : r > 0 ? '+' : '') + fmt(r); } },
+        // A step says its points (+5); a total bar says what it is too ("Totale: 68"), as its tooltip does.
+        label: { show: true, position: 'top', color: TEXT, formatter: function (p) { var r = p.data.raw; return totals.indexOf(p.dataIndex) >= 0 ? p.name + ': ' + fmt(r) : (r > 0 ? '+' : '') + fmt(r); } },
         markLine: marks.length ? { symbol: 'none', silent: true, data: marks } : undefined,
       },
     ];

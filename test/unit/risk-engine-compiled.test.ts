@@ -167,7 +167,7 @@ describe('risk engine: the compiled evaluator gives the interpreter\'s scores', 
       { a: { b: 'x' }, n: null, d: 'ieri', s: '', arr: 'IR', dichiarato: { volume_annuo_eur: 0 }, v: 1 },
       { a: 1, n: 2.5, arr: [], s: 'X', dichiarato: {}, altro: { volume: 100 } },
     ];
-    const aggregates = [{}, { 'sum:30': 10, 'count:90:paesi=IR,KP': 0, 'sum:365': 40_000, 'ratio_history:90:storico=365': null, 'cash_share:365:segno=entrata': 0.4 }];
+    const aggregates: Record<string, number | null>[] = [{}, { 'sum:30': 10, 'count:90:paesi=IR,KP': 0, 'sum:365': 40_000, 'ratio_history:90:storico=365': null, 'cash_share:365:segno=entrata': 0.4 }];
     const tally = { vero: 0, falso: 0, errore: 0 };
     for (let i = 0; i < 4_000; i++) {
       const c = gen(1);
