@@ -202,12 +202,13 @@
       lift.push(Math.min(start, running));
       return { value: Math.abs(v), raw: v, itemStyle: { color: colour(v >= 0 ? (s0.tone || 'red') : 'green') } };
     });
-    // Rule names are long: every one shown, wrapped within its column (labelWidth). The first and
-    // last labels are centred on their bars and reach half a label beyond them: the grid leaves
-    // that room, or the first name is cut at the card's edge.
-    var labelWidth = Math.max(60, Math.floor(560 / Math.max(1, spec.categories.length)));
-    var half = Math.ceil(labelWidth / 2);
-    base.grid = { top: 32, left: Math.max(8, half), right: Math.max(24, half), bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
+    // Rule names are long: every one shown, wrapped within its own column. A label wider than its
+    // column reaches past it (the first one was cut at the card's edge, neighbours overlapped), so
+    // the width is the column's: the drawing's width (spec.width, measured when drawn) less the
+    // value axis, shared by the categories.
+    var columns = Math.max(1, spec.categories.length);
+    var labelWidth = Math.max(40, Math.floor(((Number(spec.width) || 640) - 80) / columns) - 8);
+    base.grid = { top: 32, left: 8, right: 24, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
     base.tooltip = { trigger: 'axis', confine: true, axisPointer: { type: 'shadow' }, formatter: function (ps) {
       var p = ps.filter(function (x) { return x.seriesIndex === 1; })[0];
       if (!p) return '';
@@ -246,6 +247,7 @@
     figure.setAttribute('data-chart-drawn', 'true');
     dom.style.height = (Number(spec.height) || 280) + 'px';
     dom.hidden = false;
+    spec.width = dom.clientWidth; // the waterfall sizes its labels to its columns
     try {
       var chart = window.echarts.init(dom, null, { renderer: 'svg' });
       // Once the drawing (and its animation) is complete: what a screenshot or a test waits for.
