@@ -9,15 +9,20 @@
  * - a dry run of the draft over the same portfolio (POST /api/risk/runs, simulazione).
  * One JSON object per line. BENCH_CUSTOMERS and BENCH_MOVEMENTS size it; BENCH_SCORE_SAMPLES the first figure.
  */
+import { loadavg } from 'node:os';
 import { withTenant } from '../src/db/tenant';
-import { activeRuleSet, loadRuleSet, scoreCustomers } from '../src/domains/risk';
+import { movementAggregates } from '../src/domains/movements';
+import {
+  activeRuleSet, aggregatesFor, buildProfiles, fieldsRead, loadRuleSet, riskLists, scoreCustomers, scoreProfile, thresholds,
+} from '../src/domains/risk';
 import { startAppStack } from './platform/app-stack';
 import { seedTenantAndSignIn } from './platform/seed';
 import { seedRecords } from './records/seed';
-import { classesInForce, csrfToken, percentile, timedRun } from './risk/measure';
+import { classesInForce, csrfToken, percentile, scoreInterpreted, timedRun } from './risk/measure';
 import { seedRuleSets } from './risk/rules';
 
-const out = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(o)}\n`);
+// Every figure with the machine's 1-minute load average when it was taken (the cores are shared).
+const out = (o: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ ...o, load1: +loadavg()[0]!.toFixed(1) })}\n`);
 const log = (m: string) => process.stderr.write(`[bench] ${new Date().toISOString().slice(11, 19)} ${m}\n`);
 const num = (name: string, dflt: number) => Number(process.env[name] ?? dflt);
 const COD = 'BENCH';
@@ -51,6 +56,29 @@ try {
   times.sort((a, b) => a - b);
   out({ figure: 'score-one-customer', path: 'scoreCustomers (in process, one tenant transaction)', rules: versione.regole.length, samples: times.length,
     p50_ms: +percentile(times, 50).toFixed(2), p99_ms: +percentile(times, 99).toFixed(2), target: 'p50 < 20 ms' });
+
+  // Where a run's batch goes: 2,500 customers as runBatch reads them (profiles, movement aggregates,
+  // scoring), and the scoring by the interpreter (evaluateCondition) beside the compiled rules.
+  const batch = Array.from({ length: Math.min(2_500, CUSTOMERS) }, (_, i) => `ANA-${String(i + 1).padStart(6, '0')}`);
+  const fields = new Set<string>();
+  for (const r of versione.regole) if (r.attiva) fieldsRead(r.condizione, fields);
+  const phase = await inTenant(async (trx) => {
+    const t1 = performance.now();
+    const profiles = await buildProfiles(trx, COD, batch, oggi, { paesiControparti: [...fields].some((f) => f.startsWith('geografia.paesi_controparti')) });
+    const t2 = performance.now();
+    const aggregati = await movementAggregates(trx, COD, [...profiles.keys()], aggregatesFor(versione), oggi, riskLists());
+    return { profiles, aggregati, soglie: await thresholds(trx, COD), profiles_ms: t2 - t1, aggregates_ms: performance.now() - t2 };
+  });
+  const timed = (fn: () => void) => { const s = performance.now(); fn(); return performance.now() - s; };
+  const compiled: number[] = [];
+  const interpreted: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    compiled.push(timed(() => { for (const [cod, p] of phase.profiles) scoreProfile(versione, phase.soglie, p, phase.aggregati.get(cod) ?? {}, oggi); }));
+    interpreted.push(timed(() => { for (const [cod, p] of phase.profiles) scoreInterpreted(versione, p, phase.aggregati.get(cod) ?? {}, oggi); }));
+  }
+  const median = (xs: number[]) => +percentile([...xs].sort((a, b) => a - b), 50).toFixed(1);
+  out({ figure: 'batch-phases', customers: phase.profiles.size, profiles_ms: +phase.profiles_ms.toFixed(1), aggregates_ms: +phase.aggregates_ms.toFixed(1),
+    score_compiled_ms: median(compiled), score_interpreted_ms: median(interpreted), note: 'scoring: median of 7 rounds, compiled and interpreted alternated' });
 
   const token = await csrfToken(client);
   // The class in force the recalculation compares with: the active version's own, a few moved.

@@ -7,7 +7,7 @@ import { HttpError } from '../../src/http/errors';
 import { appendAudit } from '../../src/domains/audit';
 import { onRiskClassChanged } from '../../src/domains/cdd';
 import { nextCode, setRiskClass, todayInRome } from '../../src/domains/records';
-import { activeRuleSet, recordScores, scoreCustomers, thresholds } from '../../src/domains/risk';
+import { activeRuleSet, classOrdinal, recordScores, scoreCustomers, thresholds } from '../../src/domains/risk';
 import {
   classAtLeast, normaliseAssessmentRow, RISK_ASSESSMENT_FAILURES, riskAssessmentSupersededSignal, riskAssessmentWorkflowId,
   type RiskAssessmentCreation, type RiskAssessmentProjection, type RiskAssessmentRecord, type RiskAssessmentWritten, type RiskClass,
@@ -79,7 +79,8 @@ async function release(trx: Knex.Transaction, p: RiskAssessmentProjection, row: 
   const set = await setRiskClass(trx, {
     codAzienda: p.codAzienda, codAnagrafe: row.cod_anagrafe, classe, punteggio: row.punteggio, actor: p.actor.username, riferimento: row.cod_valutazione,
   });
-  await trx('rischio_correnti').where({ cod_anagrafe: row.cod_anagrafe }).update({ classe_effettiva: classe, valutazione_id: row.id });
+  // The matrix places the customer by the class in force: its probability follows the released class.
+  await trx('rischio_correnti').where({ cod_anagrafe: row.cod_anagrafe }).update({ classe_effettiva: classe, probabilita: classOrdinal(classe), valutazione_id: row.id });
   const superseded: { id: string; cod_valutazione: string }[] = await trx('rischio_valutazioni')
     .where({ cod_anagrafe: row.cod_anagrafe }).whereNot('id', row.id).whereIn('stato', ['completed', 'released'])
     .update({ stato: 'archived', archived_by: 'system', archived_at: now, superata_da: row.id, updated_at: now }).returning(['id', 'cod_valutazione']);

@@ -1,3 +1,5 @@
+import { evaluateCondition } from '../../src/kit/conditions';
+import { riskLists, type ProfiloRischio, type VersioneRegole } from '../../src/domains/risk';
 import type { AppStack } from '../platform/app-stack';
 import type { BenchHttp } from '../platform/load';
 
@@ -61,4 +63,16 @@ export async function classesInForce(stack: AppStack, codAzienda: string, dryRun
      where x.esecuzione_id = ? and a.cod_azienda = ? and a.cod_anagrafe = x.cod_anagrafe`, [every, dryRunId, codAzienda]);
   await stack.owner.raw('vacuum (analyze) anagrafe');
   out({ figure: 'prepare-classes-in-force', customers: r.rowCount, note: `class in force = the active version's class, one customer in ${every} moved up` });
+}
+
+/** A customer's contributions by the interpreter (evaluateCondition per rule, the tree walked each time): the evaluation before compilation, for comparison. */
+export function scoreInterpreted(versione: VersioneRegole, profilo: ProfiloRischio, aggregati: Record<string, number | null>, oggi: string): number {
+  const ctx = { dati: profilo, aggregati, liste: riskLists(), oggi };
+  const contributi: { codice: string; punti: number; letti: unknown }[] = [];
+  for (const r of versione.regole) {
+    if (!r.attiva) continue;
+    const e = evaluateCondition(r.condizione, ctx);
+    if (e.vero) contributi.push({ codice: r.codice, punti: r.punti, letti: e.letti });
+  }
+  return contributi.reduce((s, c) => s + c.punti, 0);
 }

@@ -202,6 +202,12 @@
       lift.push(Math.min(start, running));
       return { value: Math.abs(v), raw: v, itemStyle: { color: colour(v >= 0 ? (s0.tone || 'red') : 'green') } };
     });
+    // Rule names are long: every one shown, wrapped within its own column. A label wider than its
+    // column reaches past it (the first one was cut at the card's edge, neighbours overlapped), so
+    // the width is the column's: the drawing's width (spec.width, measured when drawn) less the
+    // value axis, shared by the categories.
+    var columns = Math.max(1, spec.categories.length);
+    var labelWidth = Math.max(40, Math.floor(((Number(spec.width) || 640) - 80) / columns) - 8);
     base.grid = { top: 32, left: 8, right: 24, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' };
     base.tooltip = { trigger: 'axis', confine: true, axisPointer: { type: 'shadow' }, formatter: function (ps) {
       var p = ps.filter(function (x) { return x.seriesIndex === 1; })[0];
@@ -210,10 +216,9 @@
       return p.name + ': ' + (totals.indexOf(p.dataIndex) >= 0 ? '' : raw > 0 ? '+' : '') + fmt(raw);
     } };
     base.xAxis = categoryAxis(spec.categories);
-    // Rule names are long: every one shown, wrapped within its column.
     base.xAxis.axisLabel.interval = 0;
     base.xAxis.axisLabel.hideOverlap = false;
-    base.xAxis.axisLabel.width = Math.max(60, Math.floor(560 / Math.max(1, spec.categories.length)));
+    base.xAxis.axisLabel.width = labelWidth;
     base.xAxis.axisLabel.overflow = 'break';
     base.xAxis.axisLabel.lineHeight = 14;
     base.yAxis = valueAxis(spec.unit);
@@ -224,7 +229,8 @@
       { type: 'bar', name: 'base', stack: 'cascata', data: lift, itemStyle: { color: 'transparent' }, emphasis: { disabled: true }, tooltip: { show: false }, silent: true },
       {
         type: 'bar', name: s0.name, stack: 'cascata', data: bars, barMaxWidth: 48,
-        label: { show: true, position: 'top', color: TEXT, formatter: function (p) { var r = p.data.raw; return (totals.indexOf(p.dataIndex) >= 0 ? '' : r > 0 ? '+' : '') + fmt(r); } },
+        // A step says its points (+5); a total bar says what it is too ("Totale: 68"), as its tooltip does.
+        label: { show: true, position: 'top', color: TEXT, formatter: function (p) { var r = p.data.raw; return totals.indexOf(p.dataIndex) >= 0 ? p.name + ': ' + fmt(r) : (r > 0 ? '+' : '') + fmt(r); } },
         markLine: marks.length ? { symbol: 'none', silent: true, data: marks } : undefined,
       },
     ];
@@ -241,6 +247,7 @@
     figure.setAttribute('data-chart-drawn', 'true');
     dom.style.height = (Number(spec.height) || 280) + 'px';
     dom.hidden = false;
+    spec.width = dom.clientWidth; // the waterfall sizes its labels to its columns
     try {
       var chart = window.echarts.init(dom, null, { renderer: 'svg' });
       // Once the drawing (and its animation) is complete: what a screenshot or a test waits for.

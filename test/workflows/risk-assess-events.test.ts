@@ -78,4 +78,32 @@ describe('risk events sweep: matches, changed data and CDD completed start asses
     assert.deepEqual(eventi.map((e: { chiave: string; valutazione_id: string }) => [e.chiave, e.valutazione_id]), [[`match:${match}`, next.id]]);
     assert.equal((await sweep()).started, 0);
   });
+  it('a completed CDD task starts one assessment, once; an older or unfinished one starts none', async () => {
+    const cod = await customer();
+    await startAssessment(env.deps, { codAzienda: tenant, actor: RISK_SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'manuale' });
+    assert.equal((await sweep()).started, 0);
+    const pratica = (stato: string, completedDaysAgo: number | null, i: number) => {
+      const id = randomUUID();
+      const at = completedDaysAgo === null ? null : new Date(Date.now() - completedDaysAgo * 86_400_000);
+      return {
+        id, cod_azienda: tenant, cod_pratica: `CDD-${String(900_000 + n * 10 + i)}`, cod_anagrafe: cod, livello: 'ordinaria', motivo: 'manuale', stato,
+        due_at: new Date(Date.now() + 30 * 86_400_000), created_by: 'test', workflow_id: `cdd-test:${id}`, completed_at: at, completed_by: at ? 'test' : null,
+      };
+    };
+    // Completed a month ago (before the sweep's window) and still in progress: no event.
+    await env.ownerDb('cdd_pratiche').insert([pratica('completed', 30, 1), pratica('in_progress', null, 2)]);
+    assert.equal((await sweep()).started, 0);
+    const done = pratica('completed', 0, 3);
+    await env.ownerDb('cdd_pratiche').insert(done);
+    const r = await sweep();
+    assert.equal(r.started, 1);
+    const [, next, ...more] = await assessmentsOf(cod);
+    assert.equal(more.length, 0);
+    assert.equal(next.motivo, 'evento_cdd');
+    assert.equal(next.riferimento, done.id);
+    const eventi = await env.ownerDb('rischio_eventi').where({ cod_azienda: tenant, cod_anagrafe: cod });
+    assert.deepEqual(eventi.map((e: { chiave: string; motivo: string; valutazione_id: string }) => [e.chiave, e.motivo, e.valutazione_id]), [[`cdd:${done.id}`, 'evento_cdd', next.id]]);
+    assert.equal((await sweep()).started, 0, 'the same completion starts nothing again');
+    assert.equal((await assessmentsOf(cod)).length, 2);
+  });
 });

@@ -97,6 +97,7 @@ describe('risk assessment workflow: override with four-eyes, expiry (time-skippi
     assert.equal((await customerRow(cod)).classe_rischio, 'alto');
     const corrente = await env.ownerDb('rischio_correnti').where({ cod_azienda: tenant, cod_anagrafe: cod }).first();
     assert.equal(corrente.classe_effettiva, 'alto');
+    assert.equal(corrente.probabilita, 4, 'the matrix places the customer by the class in force (alto), not the calculated medio_alto');
     assert.equal(corrente.valutazione_id, id);
 
     // The class went up: the CDD consequences (a task at the new class's level), once the effects ran.

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { withTenant } from '../../src/db/tenant';
 import { movementInputSchema } from '../../src/domains/movements';
 import { createMovements } from '../../src/domains/movements/movements.commands';
-import { activeRuleSet, buildProfiles, DEFAULT_RULES, recordScores, riskLists, scoreCustomers, thresholds } from '../../src/domains/risk';
+import { activeRuleSet, buildProfiles, classOrdinal, DEFAULT_RULES, recordScores, riskLists, scoreCustomers, thresholds } from '../../src/domains/risk';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
 /** The engine against real PostgreSQL: seeding on first use, batched profiles, scoring with movements, recording. */
@@ -105,5 +105,10 @@ describe('risk engine: seeding, profiles, scoring and recording', function () {
     assert.deepEqual(correnti.map((c: { cod_anagrafe: string; classe_calcolata: string; classe_effettiva: string | null; punteggio: number }) => [c.cod_anagrafe, c.classe_calcolata, c.classe_effettiva, c.punteggio]),
       [['ANA-000001', 'alto', null, company.punteggio], ['ANA-000003', person.classe, person.classe, person.punteggio]]);
     assert.equal(correnti[0].contributi.length, company.contributi.length);
+    assert.deepEqual(correnti.map((c: { probabilita: number }) => c.probabilita), [4, classOrdinal(person.classe)]);
+    // A later calculation with another class: the class in force stays, and with it the matrix's probability.
+    await withTenant(env.deps.db, { codAzienda: tenant }, (trx) => recordScores(trx, tenant, [{ cod_anagrafe: 'ANA-000003', punteggio: { ...person, classe: 'basso', probabilita: 1 }, origine: 'portafoglio' }]));
+    const later = await env.ownerDb('rischio_correnti').where({ cod_azienda: tenant, cod_anagrafe: 'ANA-000003' }).first();
+    assert.deepEqual([later.classe_calcolata, later.classe_effettiva, later.probabilita], ['basso', person.classe, classOrdinal(person.classe)]);
   });
 });

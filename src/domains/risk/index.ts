@@ -1,7 +1,7 @@
 // The risk area's public surface: what onboarding, records, CDD, cases and the pages use.
 export * from './risk.types';
 // ENGINE: the one scoring engine (docs/risk.md), its model and its reads.
-export { scoreProfile, classForScore, policyFor, classOrdinal, higherClass, impactForVolume, IMPACT_AGGREGATE, IMPACT_KEY, type RegolaCaricata } from './engine/engine.score';
+export { scoreProfile, compiledRules, type RegoleCompilate, classForScore, policyFor, classOrdinal, higherClass, impactForVolume, IMPACT_AGGREGATE, IMPACT_KEY, type RegolaCaricata } from './engine/engine.score';
 export { activeRuleSet, loadRuleSet, findRuleSet, thresholds } from './engine/engine.rulesets';
 export { seedDefaultModel } from './engine/engine.seed';
 export { buildProfiles, type BuildProfilesOptions } from './engine/engine.profiles';

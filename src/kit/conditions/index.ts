@@ -17,4 +17,5 @@ export {
   evaluateCondition, ConditionEvaluationError, ConditionBudgetError, COSTI, DEFAULT_DECLARED_FIELD,
   type ContestoCondizione, type CodiceErroreCondizione,
 } from './condition.evaluate';
+export { compileCondition, type CondizioneCompilata } from './condition.compile';
 export { describeCondition, type DescribeOptions } from './condition.describe';

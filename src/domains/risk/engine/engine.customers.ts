@@ -63,7 +63,8 @@ const CHUNK = 2_000;
  * Records calculations: one history row each (rischio_storico) and the customer's current row
  * (rischio_correnti, upserted). The class in force after overrides (classe_effettiva) is the
  * assessment's to set: it is left as it is unless `effettiva` is given (a class, or 'calcolata'
- * to make the calculated class the one in force).
+ * to make the calculated class the one in force). `probabilita` follows the class in force
+ * (the matrix's row), `impatto` the calculation.
  */
 export async function recordScores(trx: Knex.Transaction, codAzienda: string, rows: readonly ScoreRecord[],
   options: { effettiva?: 'calcolata' } = {}): Promise<void> {
@@ -86,7 +87,10 @@ export async function recordScores(trx: Knex.Transaction, codAzienda: string, ro
     const excluded = (c: string) => trx.raw('excluded.??', [c]);
     await upsert.merge({
       versione_id: excluded('versione_id'), punteggio: excluded('punteggio'), classe_calcolata: excluded('classe_calcolata'),
-      probabilita: excluded('probabilita'), impatto: excluded('impatto'), contributi: excluded('contributi'), calcolato_at: excluded('calcolato_at'),
+      // The matrix's probability is the class in force's (docs/risk.md): a class set by a released override stays where it is.
+      probabilita: options.effettiva ? excluded('probabilita') : trx.raw(`case coalesce(rischio_correnti.classe_effettiva, excluded.classe_calcolata)
+        when 'basso' then 1 when 'medio' then 2 when 'medio_alto' then 3 else 4 end`),
+      impatto: excluded('impatto'), contributi: excluded('contributi'), calcolato_at: excluded('calcolato_at'),
       valutazione_id: trx.raw('coalesce(excluded.valutazione_id, rischio_correnti.valutazione_id)'),
       ...(options.effettiva ? { classe_effettiva: excluded('classe_effettiva') } : {}),
     });

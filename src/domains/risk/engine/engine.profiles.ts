@@ -3,8 +3,8 @@ import type { ProfiloRischio } from '../risk.types';
 import { countries, declaredVolume, emptyProfile, normaliseAnswers } from './engine.profile';
 
 /**
- * Profiles of a batch of customers in a fixed number of queries whatever the batch size (one
- * per source: the record, its links, its relationships, screening, the onboarding case and its
+ * Profiles of a batch of customers in one statement whatever the batch size (a branch per
+ * source: the record, its links, its relationships, screening, the onboarding case and its
  * wallets, the latest completed questionnaire, and optionally the counterparty countries). Other
  * areas' tables are read, never written: the records, screening, onboarding and CDD tables
  * are their areas' public data model.
@@ -21,13 +21,6 @@ export interface BuildProfilesOptions {
   paesiControparti?: boolean;
 }
 
-/** Runs the reads one after the other: a transaction is one connection, which runs one query at a time anyway. */
-async function inOrder<T extends readonly (() => Promise<unknown>)[]>(reads: T): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
-  const out: unknown[] = [];
-  for (const r of reads) out.push(await r());
-  return out as { [K in keyof T]: Awaited<ReturnType<T[K]>> };
-}
-
 const groupBy = <T extends Obj>(rows: T[], key: keyof T) => {
   const m = new Map<string, T[]>();
   for (const r of rows) {
@@ -38,55 +31,77 @@ const groupBy = <T extends Obj>(rows: T[], key: keyof T) => {
   return m;
 };
 
+/** A `date` as node-postgres gives it (local midnight), from its ISO text. */
+const localDay = (v: unknown): Date | null => {
+  if (typeof v !== 'string') return null;
+  const [y, m, d] = v.split('-').map(Number);
+  return new Date(y!, m! - 1, d!);
+};
+
+/**
+ * Every source of a batch's profiles in ONE statement (one round trip, one plan): each source is
+ * a branch of a UNION ALL tagged with its name, its row as JSON, only the columns the profile
+ * uses (of the record's free `dati`, the four keys read). The customers and their links in
+ * force are CTEs the other branches filter on.
+ */
+function profileSql(paesiControparti: boolean): string {
+  const inBatch = 'in (select cod_anagrafe from a)';
+  return `
+with a as (
+  select cod_anagrafe, tipo_soggetto, pep, attivita, to_char(data_nascita, 'YYYY-MM-DD') as data_nascita, nazionalita, paese_residenza, paese_fiscale,
+         indirizzo ->> 'paese' as paese_indirizzo, created_at, onboarding_case_id,
+         jsonb_build_object('settore', dati -> 'settore', 'paesi_operativita', dati -> 'paesi_operativita', 'canale', dati -> 'canale', 'intermediario', dati -> 'intermediario') as dati
+    from anagrafe where cod_azienda = ? and cod_anagrafe = any(?::text[])
+), l as (
+  select l.cod_anagrafe_da, l.cod_anagrafe_a, l.tipo, b.pep, b.nazionalita, b.paese_residenza, b.paese_fiscale
+    from legami l join anagrafe b on b.cod_azienda = l.cod_azienda and b.cod_anagrafe = l.cod_anagrafe_a
+   where l.cod_azienda = ? and l.cod_anagrafe_da ${inBatch}
+     and (l.al is null or l.al >= ?::date) and (l.dal is null or l.dal <= ?::date)
+), c as (
+  select id, canale, cdd_answers, countries from onboarding_cases where cod_azienda = ? and id in (select onboarding_case_id from a)
+)
+select 'a' as k, to_json(a) as r from a
+union all select 'l', to_json(l) from l
+union all select 'r', json_build_object('cod_anagrafe', rs.cod_anagrafe, 'tipo', r.tipo, 'stato', r.stato)
+  from rapporti_soggetti rs join rapporti r on r.cod_azienda = rs.cod_azienda and r.cod_rapporto = rs.cod_rapporto
+ where rs.cod_azienda = ? and rs.cod_anagrafe ${inBatch} and rs.al is null
+union all select 's', json_build_object('cod_anagrafe', s.cod_anagrafe,
+    'aperte', count(*) filter (where m.stato in ('open', 'assigned')), 'confermate', count(*) filter (where m.stato = 'true_match'))
+  from screening_subjects s join screening_matches m on m.subject_id = s.id
+ where s.cod_azienda = ? and s.cod_anagrafe in (select cod_anagrafe from a union select cod_anagrafe_a from l) and m.deleted_at is null
+ group by s.cod_anagrafe
+union all select 'c', to_json(c) from c
+union all select 'wo', json_build_object('case_id', w.case_id, 'tipo', w.tipo, 'hit', coalesce((w.screening ->> 'hit')::boolean, false), 'volume_annuo_eur', w.volume_annuo_eur)
+  from onboarding_wallets w where w.cod_azienda = ? and w.case_id in (select id from c) and w.stato <> 'revoked'
+union all select 'w', json_build_object('cod_anagrafe', w.cod_anagrafe, 'tipo', w.tipo)
+  from wallets w where w.cod_azienda = ? and w.cod_anagrafe ${inBatch} and w.stato <> 'revoked'
+union all select 'q', json_build_object('cod_anagrafe', q.cod_anagrafe, 'risposte', q.risposte) from (
+  select distinct on (cod_anagrafe) cod_anagrafe, risposte from questionari
+   where cod_azienda = ? and stato = 'completato' and cod_anagrafe ${inBatch} order by cod_anagrafe, completed_at desc) q
+${paesiControparti ? `union all select 'p', json_build_object('cod_anagrafe', cod_anagrafe, 'paesi', array_agg(distinct controparte_paese))
+  from movimenti where cod_azienda = ? and cod_anagrafe ${inBatch}
+   and data_operazione > ?::date - 365 and data_operazione <= ?::date and controparte_paese is not null
+ group by cod_anagrafe` : ''}`;
+}
+
 export async function buildProfiles(trx: Knex.Transaction, codAzienda: string, codici: readonly string[], oggi: string,
   options: BuildProfilesOptions = {}): Promise<Map<string, ProfiloRischio>> {
   const cods = [...new Set(codici)];
   const out = new Map<string, ProfiloRischio>();
   if (!cods.length) return out;
 
-  const anagrafe = await trx('anagrafe').where({ cod_azienda: codAzienda }).whereIn('cod_anagrafe', cods)
-    .select('cod_anagrafe', 'tipo_soggetto', 'pep', 'attivita', 'data_nascita', 'nazionalita', 'paese_residenza', 'paese_fiscale',
-      trx.raw("indirizzo ->> 'paese' as paese_indirizzo"), 'created_at', 'onboarding_case_id', 'dati') as Obj[];
+  const az = codAzienda;
+  const bindings: Knex.Value[] = [az, cods as unknown as Knex.Value, az, oggi, oggi, az, az, az, az, az, az,
+    ...(options.paesiControparti ? [az, oggi, oggi] : [])];
+  const { rows } = await trx.raw<{ rows: { k: string; r: Obj }[] }>(profileSql(options.paesiControparti === true), bindings);
+  const by: Record<string, Obj[]> = { a: [], l: [], r: [], s: [], c: [], wo: [], w: [], q: [], p: [] };
+  for (const row of rows) by[row.k]!.push(row.r);
+  const anagrafe = by.a!;
   if (!anagrafe.length) return out;
-  const found = anagrafe.map((a) => String(a.cod_anagrafe));
-  const caseIds = [...new Set(anagrafe.map((a) => a.onboarding_case_id).filter((x): x is string => typeof x === 'string'))];
-
-  // Links in force on the day: the people and entities behind the customer (owners, representatives, family of a PEP...).
-  const legami = await trx('legami as l')
-    .join('anagrafe as b', function on() { this.on('b.cod_azienda', 'l.cod_azienda').andOn('b.cod_anagrafe', 'l.cod_anagrafe_a'); })
-    .where('l.cod_azienda', codAzienda).whereIn('l.cod_anagrafe_da', found)
-    .where((q) => q.whereNull('l.al').orWhere('l.al', '>=', oggi)).where((q) => q.whereNull('l.dal').orWhere('l.dal', '<=', oggi))
-    .select('l.cod_anagrafe_da', 'l.cod_anagrafe_a', 'l.tipo', 'b.pep', 'b.nazionalita', 'b.paese_residenza', 'b.paese_fiscale') as Obj[];
-  const linked = [...new Set(legami.map((l) => String(l.cod_anagrafe_a)))];
-
-  const [rapporti, screening, casi, walletsOnb, wallets, questionari, controparti] = await inOrder([
-    () => trx('rapporti_soggetti as rs')
-      .join('rapporti as r', function on() { this.on('r.cod_azienda', 'rs.cod_azienda').andOn('r.cod_rapporto', 'rs.cod_rapporto'); })
-      .where('rs.cod_azienda', codAzienda).whereIn('rs.cod_anagrafe', found).whereNull('rs.al')
-      .select('rs.cod_anagrafe', 'r.tipo', 'r.stato') as Promise<Obj[]>,
-    // Matches of the customer and of everyone linked to it: an owner on a sanctions list is the customer's risk.
-    () => trx('screening_subjects as s').join('screening_matches as m', 'm.subject_id', 's.id')
-      .where('s.cod_azienda', codAzienda).whereIn('s.cod_anagrafe', [...new Set([...found, ...linked])]).whereNull('m.deleted_at')
-      .groupBy('s.cod_anagrafe')
-      .select('s.cod_anagrafe', trx.raw("count(*) filter (where m.stato in ('open', 'assigned'))::int as aperte"),
-        trx.raw("count(*) filter (where m.stato = 'true_match')::int as confermate")) as Promise<Obj[]>,
-    () => caseIds.length
-      ? trx('onboarding_cases').where({ cod_azienda: codAzienda }).whereIn('id', caseIds).select('id', 'canale', 'cdd_answers', 'countries') as Promise<Obj[]>
-      : Promise.resolve([] as Obj[]),
-    () => caseIds.length
-      ? trx('onboarding_wallets').where({ cod_azienda: codAzienda }).whereIn('case_id', caseIds).whereNot('stato', 'revoked')
-        .select('case_id', 'tipo', trx.raw("coalesce((screening ->> 'hit')::boolean, false) as hit"), 'volume_annuo_eur') as Promise<Obj[]>
-      : Promise.resolve([] as Obj[]),
-    () => trx('wallets').where({ cod_azienda: codAzienda }).whereIn('cod_anagrafe', found).whereNot('stato', 'revoked').select('cod_anagrafe', 'tipo') as Promise<Obj[]>,
-    () => trx('questionari').where({ cod_azienda: codAzienda, stato: 'completato' }).whereIn('cod_anagrafe', found)
-      .distinctOn('cod_anagrafe').orderBy([{ column: 'cod_anagrafe' }, { column: 'completed_at', order: 'desc' }])
-      .select('cod_anagrafe', 'risposte') as Promise<Obj[]>,
-    () => options.paesiControparti
-      ? trx('movimenti').where({ cod_azienda: codAzienda }).whereIn('cod_anagrafe', found)
-        .where('data_operazione', '>', trx.raw("?::date - 365", [oggi])).where('data_operazione', '<=', oggi).whereNotNull('controparte_paese')
-        .groupBy('cod_anagrafe').select('cod_anagrafe', trx.raw('array_agg(distinct controparte_paese) as paesi')) as Promise<Obj[]>
-      : Promise.resolve([] as Obj[]),
-  ] as const);
+  for (const a of anagrafe) a.data_nascita = localDay(a.data_nascita);
+  // Links in code order: the countries of the linked people read in a stable order.
+  const legami = by.l!.sort((x, y) => (String(x.cod_anagrafe_a) < String(y.cod_anagrafe_a) ? -1 : String(x.cod_anagrafe_a) > String(y.cod_anagrafe_a) ? 1 : 0));
+  const [rapporti, screening, casi, walletsOnb, wallets, questionari, controparti] = [by.r!, by.s!, by.c!, by.wo!, by.w!, by.q!, by.p!];
 
   const legamiBy = groupBy(legami, 'cod_anagrafe_da');
   const rapportiBy = groupBy(rapporti, 'cod_anagrafe');

@@ -1,4 +1,4 @@
-import { aggregateKey, evaluateCondition } from '../../../kit/conditions';
+import { aggregateKey, compileCondition, type CondizioneCompilata } from '../../../kit/conditions';
 import type { Aggregato } from '../../../kit/conditions/condition.types';
 import { CLASSI, type Classe, type Contributo, type ProfiloRischio, type Punteggio, type Regola, type Soglia, type VersioneRegole } from '../risk.types';
 import { riskLists } from './engine.lists';
@@ -47,13 +47,54 @@ export function impactForVolume(total: number | null | undefined): 1 | 2 | 3 | 4
   return 4;
 }
 
+/** A rule set's active rules with their conditions compiled (compileCondition), in the version's order. */
+export interface RegoleCompilate { regole: readonly { regola: RegolaCaricata; condizione: CondizioneCompilata }[] }
+
+/** What a compiled rule set was compiled from: its active rules' ids and conditions, in order. */
+function signature(versione: VersioneRegole): string {
+  return JSON.stringify(versione.regole.filter((r) => r.attiva).map((r) => [r.id, r.condizione]));
+}
+
+/** Compiled rule sets by version id, with what they were compiled from. */
+const compiledById = new Map<string, { signature: string; compiled: RegoleCompilate }>();
+/** The same loaded object again (every customer of a batch, a chunk's batches): no check at all. */
+const compiledByObject = new WeakMap<VersioneRegole, RegoleCompilate>();
+const MAX_CACHED_VERSIONS = 64;
+
+/**
+ * The rule set's conditions compiled once per version (cached by version id in this process):
+ * scoring a customer then walks no tree, splits no path and builds no set. A version loaded
+ * again (an assessment loads it per customer) finds its compiled conditions by id; they are
+ * reused when its active rules' ids and conditions are the ones compiled (a draft's rules
+ * change under the same id; comparing costs tens of microseconds, once per loaded version).
+ * Points, floors and names are read from the version given. A loaded version is not to be
+ * changed in place after scoring with it (nothing does).
+ */
+export function compiledRules(versione: VersioneRegole): RegoleCompilate {
+  const same = compiledByObject.get(versione);
+  if (same) return same;
+  const sig = signature(versione);
+  const cached = compiledById.get(versione.id);
+  let compiled: RegoleCompilate;
+  if (cached?.signature === sig) {
+    const regole = (versione.regole as RegolaCaricata[]).filter((r) => r.attiva);
+    compiled = { regole: regole.map((regola, i) => ({ regola, condizione: cached.compiled.regole[i]!.condizione })) };
+  } else {
+    compiled = { regole: (versione.regole as RegolaCaricata[]).filter((r) => r.attiva).map((regola) => ({ regola, condizione: compileCondition(regola.condizione) })) };
+    compiledById.delete(versione.id);
+    if (compiledById.size >= MAX_CACHED_VERSIONS) compiledById.delete(compiledById.keys().next().value!);
+    compiledById.set(versione.id, { signature: sig, compiled });
+  }
+  compiledByObject.set(versione, compiled);
+  return compiled;
+}
+
 export function scoreProfile(versione: VersioneRegole, soglie: readonly Soglia[], profilo: ProfiloRischio,
   aggregati: Record<string, number | null>, oggi: string): Punteggio {
   const ctx = { dati: profilo as unknown as Record<string, unknown>, aggregati, liste: riskLists(), oggi };
   const contributi: Contributo[] = [];
-  for (const r of versione.regole as RegolaCaricata[]) {
-    if (!r.attiva) continue;
-    const esito = evaluateCondition(r.condizione, ctx);
+  for (const { regola: r, condizione } of compiledRules(versione).regole) {
+    const esito = condizione.evaluate(ctx);
     if (!esito.vero) continue;
     contributi.push({
       regola_id: r.id, codice: r.codice, nome: r.nome, famiglia: r.famiglia, fattore: r.fattore_codice ?? r.fattore_id,

@@ -9,7 +9,7 @@ import { staffActor } from '../../../kit/actor';
 import type { RegisterRoutes } from '../../../kit/area';
 import { rolesFor } from '../../../kit/process';
 import { STAFF_READ, STAFF_WRITE } from '../../../kit/roles';
-import { auditTimeline } from '../../../kit/timeline';
+import { actorLabel, auditTimeline } from '../../../kit/timeline';
 import { userNames } from '../../../kit/users';
 import { riskAssessmentMachine, type RiskAssessmentUserAction } from '../../../../workflows/risk/risk-assessment.machine';
 import {
@@ -79,6 +79,11 @@ export const registerRiskAssessmentPage: RegisterRoutes = (router, { deps, views
     render(ctx, views, 'rischio/assessment.njk', {
       a: row, customer: data.customer, explain, livelli: LIVELLO_CDD_LABELS,
       contributi: explain.contributi.map((c) => ({ ...c, letti: (c.letti ?? []).map((l) => ({ path: l.path, testo: readValue(l.valore) })) })), waterfall, historyChart, history: data.history, timelineItems: data.timelineItems, names: data.names,
+      // Who did each step as the timeline says it: a person's name, "Sistema" for the platform's own steps.
+      chi: {
+        override: actorLabel(row.override_by, data.names), confirmed: actorLabel(row.override_confirmed_by, data.names),
+        released: actorLabel(row.released_by, data.names), archived: actorLabel(row.archived_by, data.names),
+      },
       allowed, diagram, workflow: { id: row.workflow_id, url: deps.temporal.webUiLink(row.workflow_id) }, labels, famiglie: FAMIGLIA_LABELS,
       classOptions: [{ value: '', label: 'Scegli…' }, ...CLASSI.map((c) => ({ value: c, label: CLASSE_LABELS[c] }))],
       ownOverride, showConfirm: allowed.includes('complete-override') || (ownOverride && rolesFor(riskAssessmentMachine, 'complete-override').some((r) => ctx.state.user!.ruoli.includes(r))),
