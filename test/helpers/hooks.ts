@@ -1,5 +1,9 @@
 import { hasAuditActionLabel } from '../../src/domains/audit/audit.labels';
 import { startedTestEnv, stopTestEnv } from './env';
+import { shareWorkflowBundles } from './workflow-bundles';
+
+// One webpack bundle per workflow entry for the whole run (see workflow-bundles.ts).
+shareWorkflowBundles();
 
 /**
  * Root hooks. After every file ran: each audit action the run wrote must have an Italian label
