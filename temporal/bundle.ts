@@ -31,20 +31,28 @@ export function workflowsEntry(areas: readonly AreaDefinition[] = AREAS): string
   return file;
 }
 
-let cached: Promise<{ code: string }> | undefined;
-
 /**
- * Bundled once per process: webpack over the workflows takes seconds, and the code does not
- * change at run time. It runs in a child process (bundle-process.cjs): in this one it left
- * about 110 MB of resident memory behind for the life of the worker.
+ * Webpack over the workflows at `workflowsPath` (a file or the generated entry), in a child
+ * process (bundle-process.cjs): in this one it left about 110 MB of resident memory behind for
+ * the life of the worker. Not cached: see workflowBundle() for the worker's.
  */
-export function workflowBundle(): Promise<{ code: string }> {
-  cached ??= new Promise<{ code: string }>((resolve, reject) => {
-    const child = fork(join(projectRoot, 'temporal', 'bundle-process.cjs'), [workflowsEntry()], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
+export function bundleWorkflowsInChild(workflowsPath: string): Promise<{ code: string }> {
+  return new Promise<{ code: string }>((resolve, reject) => {
+    const child = fork(join(projectRoot, 'temporal', 'bundle-process.cjs'), [workflowsPath], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
     child.once('message', (m: { code?: string; error?: string }) => (m.code ? resolve({ code: m.code }) : reject(new Error(`workflow bundle failed: ${m.error}`))));
     child.once('error', reject);
     child.once('exit', (code) => { if (code) reject(new Error(`workflow bundler exited with ${code}`)); });
   });
+}
+
+let cached: Promise<{ code: string }> | undefined;
+
+/**
+ * Bundled once per process: webpack over the workflows takes seconds, and the code does not
+ * change at run time (in a child process, see bundleWorkflowsInChild).
+ */
+export function workflowBundle(): Promise<{ code: string }> {
+  cached ??= bundleWorkflowsInChild(workflowsEntry());
   cached.catch(() => { cached = undefined; });
   return cached;
 }

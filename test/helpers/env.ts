@@ -15,6 +15,7 @@ import type { Role } from '../../src/kit/roles';
 import { freePort } from '../../src/infra/free-port';
 import { startDevMailServer, type DevMailServer } from '../../src/infra/mail/dev-mail-server';
 import { startTemporalDevServer } from '../../temporal/dev-server';
+import { workflowBundle } from '../../temporal/bundle';
 import { createWorker } from '../../temporal/worker';
 import type { RouteDeclaration } from '../../src/kit/routes';
 import { TestClient } from './http-client';
@@ -76,6 +77,8 @@ export async function stopTestEnv(): Promise<void> {
 
 async function startTestEnv(): Promise<TestEnv> {
   process.env.NODE_ENV = 'test';
+  // The worker's bundle (webpack, in a child process) is built while PostgreSQL and Temporal start.
+  workflowBundle().catch(() => undefined);
   const stops: (() => Promise<void>)[] = [];
   const mail = await startDevMailServer({ smtpPort: await freePort(), webPort: await freePort() });
   stops.push(() => mail.stop());

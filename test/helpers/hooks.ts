@@ -1,5 +1,10 @@
 import { hasAuditActionLabel } from '../../src/domains/audit/audit.labels';
 import { startedTestEnv, stopTestEnv } from './env';
+import { runEndClosers } from './run-end';
+import { shareWorkflowBundles } from './workflow-bundles';
+
+// One webpack bundle per workflow entry for the whole run (see workflow-bundles.ts).
+shareWorkflowBundles();
 
 /**
  * Root hooks. After every file ran: each audit action the run wrote must have an Italian label
@@ -18,7 +23,8 @@ export const mochaHooks = {
   },
 };
 
-/** Mocha global fixture: the shared stack is stopped once, after every file ran. */
+/** Mocha global fixture: the shared fixtures (browser, ...) and the stack are stopped once, after every file ran. */
 export async function mochaGlobalTeardown() {
+  await runEndClosers();
   await stopTestEnv();
 }

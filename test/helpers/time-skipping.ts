@@ -4,6 +4,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { temporalTestServerPath } from '../../temporal/binaries';
 import { indexedSearchAttributes } from '../../temporal/search-attributes';
+import { testWorkflowBundle } from './workflow-bundles';
 
 /**
  * Temporal's time-skipping test server from the project's virtualenv (never the SDK's
@@ -152,9 +153,9 @@ export function useTimeSkippingSuite(options: TimeSkippingSuiteOptions) {
     const running: RunningTest = { abort, connection, started, done: Promise.resolve() };
     current = running;
     running.done = (async () => {
-      const worker = await Worker.create({ connection: e.nativeConnection, taskQueue, workflowsPath: options.workflowsPath, activities: options.activities });
+      const worker = await Worker.create({ connection: e.nativeConnection, taskQueue, workflowBundle: await testWorkflowBundle(options.workflowsPath), activities: options.activities });
       running.worker = worker;
-      // Timed out while the worker was being created (the first bundles the workflows): run it empty so it lets go of the connection.
+      // Timed out while the worker was being created (the first of the run waits for the workflows' bundle): run it empty so it lets go of the connection.
       if (over()) return await worker.runUntil(Promise.resolve());
       return await e.connection.withAbortSignal(abort.signal, () => connection.withAbortSignal(abort.signal, () => worker.runUntil(() => body(t))));
     })();
