@@ -1,4 +1,8 @@
+import { fileURLToPath } from 'node:url';
+import { createTravelRuleActivities } from '../../../activities/travel-rule/travel-rule.activities';
 import { defineArea } from '../../kit/area';
+import { STAFF_READ } from '../../kit/roles';
+import { registerTravelRulePages, registerTravelRuleRoutes, travelRuleList } from './travel-rule';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -15,9 +19,16 @@ export const verificationsArea = defineArea({
     // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
     // documents: /api/v1/documenti/records and the /documenti pages.
     // travel-rule: API, admin decision, /admin/travel-rule pages.
+    registerTravelRuleRoutes, registerTravelRulePages,
   ],
-  activities: () => ({}),
-  workflowModules: [],
-  lists: [],
-  navigation: [],
+  activities: (deps) => ({
+    ...createTravelRuleActivities(deps),
+  }),
+  workflowModules: [
+    fileURLToPath(new URL('../../../workflows/travel-rule/travel-rule.workflow.ts', import.meta.url)),
+  ],
+  lists: [travelRuleList],
+  navigation: [
+    { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF_READ, order: 40 },
+  ],
 });
