@@ -91,8 +91,11 @@ export function readIvms101(payload: unknown): Ivms101View {
   const originator = obj(p.originator);
   const beneficiary = obj(p.beneficiary);
   const vasp = (key: 'originatingVASP' | 'beneficiaryVASP') => {
-    const node = obj(obj(p[key])?.[key]);
-    return node ? party(node, `/${key}/${key}`) : null;
+    // IVMS101 nests the person under its own name (originatingVASP.originatingVASP); some senders put it one level up.
+    const nested = obj(obj(p[key])?.[key]);
+    if (nested) return party(nested, `/${key}/${key}`);
+    const flat = obj(p[key]);
+    return flat && (flat.legalPerson || flat.naturalPerson) ? party(flat, `/${key}`) : null;
   };
   return {
     originatori: arr(originator?.originatorPersons).map((x, i) => party(x, `/originator/originatorPersons/${i}`)),

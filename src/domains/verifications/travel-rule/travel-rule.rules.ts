@@ -134,10 +134,10 @@ export function evaluateTravelRule(f: TravelRuleFacts): TravelRuleEvaluation {
       ? checkProofOfControl({ codAzienda: f.codAzienda, codTransazione: f.codTransazione, rete: f.rete ?? f.asset, indirizzo: indirizzoSelf, prova: f.prova_controllo })
       : null;
     if (check?.result === 'valid') {
-      add('prova_controllo', articoloProva, 'rispettata', `Indirizzo autogestito, ${sopra}: la firma del messaggio dimostra il controllo dell'indirizzo ${indirizzoSelf}`);
+      add('prova_controllo', articoloProva, 'rispettata', `Indirizzo autogestito ${indirizzoSelf}, ${sopra}: la firma del messaggio ne dimostra il controllo`);
     } else {
       const why = !check ? 'prova di controllo assente' : check.result === 'invalid' ? `prova non valida (${check.message})` : 'la rete non consente la verifica automatica della firma';
-      add('prova_controllo', articoloProva, 'mancante', `Indirizzo autogestito, ${sopra}: ${why}`,
+      add('prova_controllo', articoloProva, 'mancante', `Indirizzo autogestito ${indirizzoSelf}, ${sopra}: ${why}`,
         [{ campo: 'prova_controllo', descrizione: `Firma del messaggio di controllo con l'indirizzo ${indirizzoSelf}` }]);
     }
   }
