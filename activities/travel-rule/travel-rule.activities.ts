@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit } from '../../src/domains/audit';
 import { nextCode } from '../../src/domains/records';
-import { evaluateTransfer, screenTransferParties, type TravelRuleRow } from '../../src/domains/verifications';
+import { evaluateTransfer, readTransfer, screenTransferParties, type TravelRuleRow } from '../../src/domains/verifications';
 import {
   TRAVEL_RULE_FAILURES, type TravelRuleCreation, type TravelRuleProjection, type TravelRuleRecord,
 } from '../../workflows/travel-rule/travel-rule.contract';
@@ -16,9 +16,9 @@ const fail = (type: string, message: string, details?: Record<string, unknown>) 
 const DECISIONS: Record<string, string> = { approve: 'approved', hold: 'held', return: 'returned', reject: 'rejected' };
 
 async function lockRow(trx: Knex.Transaction, id: string): Promise<TravelRuleRow> {
-  const row = await trx('travel_rule_transazioni').where({ id }).forUpdate().first();
+  const row = await readTransfer(trx, id, true);
   if (!row) throw fail(TRAVEL_RULE_FAILURES.notFound, `travel-rule transfer ${id} not found`);
-  return row as TravelRuleRow;
+  return row;
 }
 
 /** This transition's audit event, when a previous attempt already committed it (its data carries the transition id). */
@@ -42,8 +42,8 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
     /** Records the transfer (received) with its code, or answers the row this id already wrote. */
     async createTravelRuleProjection(p: TravelRuleCreation): Promise<TravelRuleRecord> {
       return tx(p, async (trx) => {
-        const mine = await trx('travel_rule_transazioni').where({ id: p.transferId }).first();
-        if (mine) return mine as TravelRuleRecord;
+        const mine = await readTransfer(trx, p.transferId);
+        if (mine) return mine;
         const d = p.data;
         if (d.cod_anagrafe && !(await trx('anagrafe').where({ cod_anagrafe: d.cod_anagrafe }).first('cod_anagrafe'))) {
           throw fail(TRAVEL_RULE_FAILURES.customerNotFound, `customer ${d.cod_anagrafe} not found`, { cod_anagrafe: d.cod_anagrafe });
@@ -53,13 +53,13 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
           if (other) throw fail(TRAVEL_RULE_FAILURES.duplicateReference, 'reference already used', { cod_transazione: other.cod_transazione });
         }
         const cod = await nextCode(trx, p.codAzienda, 'TRR');
-        const [row] = await trx('travel_rule_transazioni').insert({
+        await trx('travel_rule_transazioni').insert({
           id: p.transferId, cod_azienda: p.codAzienda, cod_transazione: cod, direzione: d.direzione, cod_anagrafe: d.cod_anagrafe, asset: d.asset, rete: d.rete,
           importo: d.importo, importo_eur: d.importo_eur, tx_hash: d.tx_hash, indirizzo_originatore: d.indirizzo_originatore,
           indirizzo_beneficiario: d.indirizzo_beneficiario, tipo_wallet: d.tipo_wallet, vasp_controparte: d.vasp_controparte,
           prova_controllo: json(d.prova_controllo), ivms101: JSON.stringify(d.ivms101), stato: 'received',
           riferimento_esterno: d.riferimento_esterno, workflow_id: p.workflowId, created_by: p.actor.id,
-        }).returning('*');
+        });
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'travel_rule.record', entityType: 'travel_rule', entityId: p.transferId,
           data: {
@@ -67,23 +67,23 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
             tipo_wallet: d.tipo_wallet, cod_anagrafe: d.cod_anagrafe, riferimento_esterno: d.riferimento_esterno, workflow_id: p.workflowId,
           },
         });
-        return row as TravelRuleRecord;
+        return (await readTransfer(trx, p.transferId))!;
       });
     },
 
     /** Screens names and addresses (outside the transaction: the lists are read), then writes the result and the rules. */
     async screenTravelRule(p: TravelRuleProjection): Promise<TravelRuleRecord> {
-      const before = await tx(p, (trx) => trx('travel_rule_transazioni').where({ id: p.transferId }).first());
+      const before = await tx(p, (trx) => readTransfer(trx, p.transferId));
       if (!before) throw fail(TRAVEL_RULE_FAILURES.notFound, `travel-rule transfer ${p.transferId} not found`);
-      const screening = await screenTransferParties(db, p.codAzienda, before as TravelRuleRow);
+      const screening = await screenTransferParties(db, p.codAzienda, before);
       return tx(p, async (trx) => {
         const row = await lockRow(trx, p.transferId);
-        if (await written(trx, p)) return row as unknown as TravelRuleRecord;
+        if (await written(trx, p)) return row;
         const evaluation = await evaluateTransfer(trx, { ...row, screening });
-        const [updated] = await trx('travel_rule_transazioni').where({ id: p.transferId }).update({
+        await trx('travel_rule_transazioni').where({ id: p.transferId }).update({
           stato: p.to, screening: JSON.stringify(screening), screened_at: new Date(), screened_by: p.actor.id,
           regole: JSON.stringify(evaluation.regole), informazioni_mancanti: JSON.stringify(evaluation.informazioni_mancanti), updated_at: new Date(),
-        }).returning('*');
+        });
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'travel_rule.screen', entityType: 'travel_rule', entityId: p.transferId,
           data: {
@@ -92,7 +92,7 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
             indirizzi: screening.indirizzi.length, indirizzi_sanzionati: screening.indirizzi.filter((a) => a.hit).map((a) => a.indirizzo),
           },
         });
-        return updated as TravelRuleRecord;
+        return (await readTransfer(trx, p.transferId))!;
       });
     },
 
@@ -104,7 +104,7 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
     async decideTravelRule(p: TravelRuleProjection): Promise<TravelRuleRecord> {
       return tx(p, async (trx) => {
         const row = await lockRow(trx, p.transferId);
-        if (await written(trx, p)) return row as unknown as TravelRuleRecord;
+        if (await written(trx, p)) return row;
         const decisione = DECISIONS[p.action]!;
         const evaluation = await evaluateTransfer(trx, row);
         if (!p.automatico && !(evaluation.decisioni_ammesse as string[]).includes(decisione)) {
@@ -118,10 +118,10 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
           : evaluation.regole;
         const motivo = p.motivo ?? 'Regole rispettate: nessuna informazione mancante, nessuna corrispondenza nelle liste sanzioni';
         const now = new Date();
-        const [updated] = await trx('travel_rule_transazioni').where({ id: p.transferId }).update({
+        await trx('travel_rule_transazioni').where({ id: p.transferId }).update({
           stato: p.to, decisione, motivo, regole: JSON.stringify(regole), informazioni_mancanti: JSON.stringify(evaluation.informazioni_mancanti),
           decided_by: p.actor.id, decided_at: now, updated_at: now,
-        }).returning('*');
+        });
         await trx('travel_rule_decisioni').insert({
           id: randomUUID(), cod_azienda: p.codAzienda, transazione_id: p.transferId, decisione, motivo, regole: JSON.stringify(regole),
           informazioni_mancanti: JSON.stringify(evaluation.informazioni_mancanti), decided_by: p.actor.id, decided_at: now,
@@ -134,7 +134,7 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
             informazioni_mancanti: evaluation.informazioni_mancanti.map((m) => m.campo),
           },
         });
-        return updated as TravelRuleRecord;
+        return (await readTransfer(trx, p.transferId))!;
       });
     },
 
@@ -142,11 +142,11 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
     async completeTravelRule(p: TravelRuleProjection): Promise<TravelRuleRecord> {
       return tx(p, async (trx) => {
         const row = await lockRow(trx, p.transferId);
-        if (await written(trx, p)) return row as unknown as TravelRuleRecord;
+        if (await written(trx, p)) return row;
         const patch: Record<string, unknown> = { stato: p.to, ivms101: JSON.stringify(p.ivms101), updated_at: new Date() };
         if (p.prova_controllo !== undefined) patch.prova_controllo = json(p.prova_controllo);
         if (p.indirizzo_originatore !== undefined) patch.indirizzo_originatore = p.indirizzo_originatore;
-        const [updated] = await trx('travel_rule_transazioni').where({ id: p.transferId }).update(patch).returning('*');
+        await trx('travel_rule_transazioni').where({ id: p.transferId }).update(patch);
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'travel_rule.complete', entityType: 'travel_rule', entityId: p.transferId,
           data: {
@@ -155,7 +155,7 @@ export function createTravelRuleActivities(deps: ActivityDeps) {
             ivms101_precedente: row.ivms101, prova_controllo_aggiunta: p.prova_controllo !== undefined && p.prova_controllo !== null,
           },
         });
-        return updated as TravelRuleRecord;
+        return (await readTransfer(trx, p.transferId))!;
       });
     },
   };

@@ -18,7 +18,7 @@ import type { DecisioneTravelRule } from '../verifications.vocabulary';
 import { validateIvms101 } from './ivms101.validate';
 import { DECISIONE_LABELS, REJECTION_MESSAGES } from './travel-rule.labels';
 import { getTransfer, transferByReference } from './travel-rule.repo';
-import type { TravelRuleRow } from './travel-rule.evaluate';
+import { readTransfer, type TravelRuleRow } from './travel-rule.evaluate';
 import type { RecordTransferInput } from './travel-rule.schemas';
 
 /** The web process's deps (the Temporal client provider) or a client at hand (tests, scripts). */
@@ -93,9 +93,9 @@ export async function recordTransfer(deps: TravelRuleDeps, p: { codAzienda: stri
   });
   if (reply.record) return { record: reply.record, created: true };
   // A concurrent recording of the same reference won: answer its row.
-  const row = await tx((trx) => trx('travel_rule_transazioni').where({ id: transferId }).first());
+  const row = await tx((trx) => readTransfer(trx, transferId));
   if (!row) throw notFound('Trasferimento', 'm');
-  return { record: row as TravelRuleRow, created: false };
+  return { record: row, created: false };
 }
 
 /** The transfer or 404 (another tenant's is invisible under RLS). */

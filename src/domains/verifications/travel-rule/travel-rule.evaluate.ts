@@ -6,6 +6,17 @@ import type { TravelRuleScreening } from './travel-rule.types';
 /** A transfer's row as the database gives it (numeric columns as text). */
 export type TravelRuleRow = TravelRuleRecord;
 
+/**
+ * The row's columns with the amounts as text: the driver reads numeric as a JS number, which
+ * would round an 18-decimal token amount; the API and the pages show it as stored.
+ */
+export const transferColumns = (db: Knex | Knex.Transaction) => ['*', db.raw('importo::text as importo'), db.raw('importo_eur::text as importo_eur')];
+
+export async function readTransfer(trx: Knex.Transaction, id: string, lock = false): Promise<TravelRuleRow | undefined> {
+  const q = trx('travel_rule_transazioni').where({ id }).first(transferColumns(trx));
+  return (lock ? q.forUpdate() : q) as Promise<TravelRuleRow | undefined>;
+}
+
 /** The held decisions already taken on a transfer: how many times information was asked for (art. 17(2)). */
 export async function informationRequests(trx: Knex.Transaction, transferId: string): Promise<number> {
   const r = await trx('travel_rule_decisioni').where({ transazione_id: transferId, decisione: 'held' }).count<{ n: string }[]>({ n: '*' });

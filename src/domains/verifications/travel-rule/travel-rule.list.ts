@@ -11,7 +11,8 @@ export const travelRuleList = defineList<{ stato: StatoTravelRule; direzione: Di
   table: 'travel_rule_transazioni',
   tenantColumn: 'cod_azienda',
   scopes: ['tenant'],
-  columns: () => ['*'],
+  // The amounts as text (travel-rule.evaluate.ts, transferColumns): a token amount keeps its 18 decimals.
+  columns: (db) => ['*', db.raw('importo::text as importo'), db.raw('importo_eur::text as importo_eur')],
   sorts: {
     created_at: [{ column: 'created_at', type: 'timestamp' }, { column: 'id', type: 'uuid' }],
     cod_transazione: [{ column: 'cod_transazione', type: 'text' }, { column: 'id', type: 'uuid' }],

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { runList, tenantScope, type ListRequest } from '../../../kit/list';
-import type { TravelRuleRow } from './travel-rule.evaluate';
+import { transferColumns, type TravelRuleRow } from './travel-rule.evaluate';
 import { travelRuleList } from './travel-rule.list';
 import type { ListTransfersQuery } from './travel-rule.schemas';
 
@@ -11,11 +11,11 @@ const CODE = /^TRR-[0-9]{6,}$/;
 /** The transfer by its code (TRR-000001); undefined when it is not this tenant's. */
 export async function getTransfer(trx: Knex.Transaction, codAzienda: string, codTransazione: string): Promise<TravelRuleRow | undefined> {
   if (!CODE.test(codTransazione)) return undefined;
-  return trx('travel_rule_transazioni').where({ cod_azienda: codAzienda, cod_transazione: codTransazione }).first();
+  return trx('travel_rule_transazioni').where({ cod_azienda: codAzienda, cod_transazione: codTransazione }).first(transferColumns(trx));
 }
 
 export async function transferByReference(trx: Knex.Transaction, codAzienda: string, riferimento: string): Promise<TravelRuleRow | undefined> {
-  return trx('travel_rule_transazioni').where({ cod_azienda: codAzienda, riferimento_esterno: riferimento }).first();
+  return trx('travel_rule_transazioni').where({ cod_azienda: codAzienda, riferimento_esterno: riferimento }).first(transferColumns(trx));
 }
 
 export function listTransfers(trx: Knex.Transaction, codAzienda: string, q: ListTransfersQuery) {

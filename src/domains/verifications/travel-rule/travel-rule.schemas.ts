@@ -7,13 +7,13 @@ import { travelRuleList } from './travel-rule.list';
 
 const empty = z.literal('').transform(() => undefined);
 /** A single-line identifier (address, hash, reference): no spaces inside, printable ASCII. */
-const code = (max: number, what: string) => z.string({ message: `Indica ${what}` }).trim().min(1, `Indica ${what}`).max(max, `Massimo ${max} caratteri`)
+const code = (max: number, what: string) => z.string({ message: `Indica ${what}` }).trim().min(1, { message: `Indica ${what}`, abort: true }).max(max, { message: `Massimo ${max} caratteri`, abort: true })
   .regex(/^[\x21-\x7E]+$/, `${what[0]!.toUpperCase()}${what.slice(1)}: solo caratteri stampabili senza spazi`);
 const optionalCode = (max: number, what: string) => z.union([code(max, what), z.literal('').transform(() => null), z.null()]).optional().transform((v) => v ?? null);
 /** An amount as text or number: decimals kept exactly (numeric(38,18)). */
 const decimal = (what: string, positive: boolean) => z.union([z.number(), z.string().trim()], { message: `Indica ${what}` })
   .transform((v) => (typeof v === 'number' ? String(v) : v.replace(',', '.')))
-  .refine((v) => /^\d{1,20}(\.\d{1,18})?$/.test(v), `${what[0]!.toUpperCase()}${what.slice(1)}: numero decimale non valido (es. 0.25)`)
+  .refine((v) => /^\d{1,20}(\.\d{1,18})?$/.test(v), { message: `${what[0]!.toUpperCase()}${what.slice(1)}: numero decimale non negativo non valido (es. 0.25)`, abort: true })
   .refine((v) => !positive || Number(v) > 0, `${what[0]!.toUpperCase()}${what.slice(1)} deve essere maggiore di zero`);
 
 export const provaControlloSchema = z.object({
@@ -36,7 +36,7 @@ export const recordTransferSchema = z.object({
   indirizzo_originatore: optionalCode(200, 'l\'indirizzo dell\'ordinante'),
   indirizzo_beneficiario: code(200, 'l\'indirizzo del beneficiario'),
   tipo_wallet: z.enum(['vasp', 'self_hosted'], { message: 'Tipo di wallet non valido: vasp o self_hosted' }).optional().default('vasp'),
-  vasp_controparte: testoOpzionale({ max: 200 }).transform((v) => v ?? null),
+  vasp_controparte: z.union([z.null(), testoOpzionale({ max: 200 })]).optional().transform((v) => v ?? null),
   prova_controllo: provaControlloSchema.nullable().optional().transform((v) => v ?? null),
   ivms101,
 });
