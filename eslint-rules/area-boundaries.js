@@ -8,7 +8,11 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Process folders whose area has another name. */
-const PROCESS_AREA = { case: 'cases' };
+const PROCESS_AREA = {
+  case: 'cases',
+  // Verifications (issue 13): the travel-rule transfer's process.
+  'travel-rule': 'verifications',
+};
 
 function areaOf(rel) {
   const p = rel.split(sep).join('/');

@@ -55,12 +55,15 @@ export const registerTravelRulePages: RegisterRoutes = (router, { deps, views })
         timelineItems: await auditTimeline(trx, audit, { states: labels.stato, detail: (a) => (a.data?.motivo ? [`Motivo: ${String(a.data.motivo)}`] : []) }),
       };
     });
-    const diagram = await stateDiagramView(travelRuleMachine, {
-      current: row.stato, allowed: d.allowed_actions, labels: { states: labels.stato, actions: labels.azione }, title: 'Diagramma degli stati del trasferimento',
-    });
     // The decisions this user may take now: the rules' (ammesse) and the machine's for their roles.
     const decisionActions: Record<string, TravelRuleAction> = { approved: 'approve', held: 'hold', returned: 'return', rejected: 'reject' };
     const decisioni = d.decisioni_ammesse.filter((x) => d.allowed_actions.includes(decisionActions[x]!));
+    // The diagram and its "possible now" line show what the rules allow too, not only the machine.
+    const ruled = new Set(Object.values(decisionActions));
+    const allowedNow = d.allowed_actions.filter((a) => !ruled.has(a) || decisioni.some((x) => decisionActions[x] === a));
+    const diagram = await stateDiagramView(travelRuleMachine, {
+      current: row.stato, allowed: allowedNow, labels: { states: labels.stato, actions: labels.azione }, title: 'Diagramma degli stati del trasferimento',
+    });
     const heldUntil = row.stato === 'held' && row.decided_at ? new Date(new Date(row.decided_at).getTime() + TRAVEL_RULE_HOLD_DAYS * DAY_MS) : null;
     render(ctx, views, 'travel-rule/detail.njk', {
       t: d, amount: cryptoAmount, ivms: readIvms101(row.ivms101), ivmsJson: JSON.stringify(row.ivms101, null, 2), names, timelineItems, diagram, labels, decisioni, heldUntil,
