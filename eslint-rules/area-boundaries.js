@@ -8,7 +8,12 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 
 /** Process folders whose area has another name. */
-const PROCESS_AREA = { case: 'cases', verification: 'verifications' };
+const PROCESS_AREA = {
+  case: 'cases',
+  // Verifications (issue 13): the KYC/KYB verification's and the travel-rule transfer's processes.
+  verification: 'verifications',
+  'travel-rule': 'verifications',
+};
 
 function areaOf(rel) {
   const p = rel.split(sep).join('/');

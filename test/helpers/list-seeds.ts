@@ -181,6 +181,15 @@ export const LIST_SEEDS: Record<string, Seed> = {
     select gen_random_uuid(), :tenant, (array['clienti','rapporti','movimenti'])[1 + i % 3], 'csv', 'file-' || i || '.csv', md5(i::text) || md5(i::text), 1000 + i,
       (array['in_coda','in_corso','completato','fallito'])[1 + i % 4], 'import:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute'
     from generate_series(1, :n) i`),
+  // Travel rule (verifications part 5): transfers in every state, both directions and wallet types; no customer (own codes collide with nothing).
+  'travel-rule': perTenant(`insert into travel_rule_transazioni (id, cod_azienda, cod_transazione, direzione, asset, importo, importo_eur, indirizzo_beneficiario,
+      tipo_wallet, ivms101, stato, screened_at, decisione, motivo, decided_by, decided_at, riferimento_esterno, workflow_id, created_by, created_at, updated_at)
+    select gen_random_uuid(), :tenant, 'TRR-' || lpad(i::text, 6, '0'), (array['in_uscita','in_entrata'])[1 + i % 2], (array['BTC','ETH','USDC'])[1 + i % 3],
+      (i % 1000) / 100.0 + 0.01, i % 5000, '0x' || md5(i::text), (array['vasp','vasp','self_hosted'])[1 + i % 3], '{}'::jsonb, st,
+      case when st <> 'received' then now() end, case when st not in ('received','screened') then st end,
+      case when st not in ('received','screened') then 'seed' end, case when st not in ('received','screened') then 'seed' end,
+      case when st not in ('received','screened') then now() end, 'SEED-' || i, 'travel-rule:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i, lateral (select (array['received','screened','approved','rejected','returned','held'])[1 + i % 6] as st) s`),
 };
 
 /**

@@ -13,6 +13,7 @@ import { signInWithTotp } from './browser';
 import { seedRiskBatchPages } from './risk-batch-seed';
 import { seedRiskPortfolio } from './risk-views-fixture';
 import { seedDocumentPages } from './document-pages-seed';
+import { ivms101Payload } from './travel-rule-fixture';
 
 /**
  * Every page the product serves, each with a record to show and the person who opens it,
@@ -131,6 +132,22 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   assert.equal((await analystApi.post(`/api/edd/${eddPending.body.id}/step/${eddStep}/completa`, { esito: 'Redditi da lavoro dipendente documentati', riferimento_evidenza: 'FASC-1' })).status, 200);
   assert.equal((await analystApi.post(`/api/edd/${eddPending.body.id}/approva`, {})).status, 200);
 
+  // Travel rule: one transfer held for the beneficiary's name, one approved (verifications part 5).
+  const trrHeld = await analystApi.post('/api/v1/travel-rule/transazioni', {
+    riferimento_esterno: 'CAT-TRR-1', direzione: 'in_entrata', asset: 'ETH', rete: 'ETH', importo: '1.25', importo_eur: 3400, indirizzo_originatore: '0x1111111111111111111111111111111111111111',
+    indirizzo_beneficiario: '0x2222222222222222222222222222222222222222', tipo_wallet: 'vasp', vasp_controparte: 'Krypto Bank AG', ivms101: ivms101Payload({ senzaNomeBeneficiario: true }),
+  });
+  assert.equal(trrHeld.status, 201, trrHeld.text);
+  assert.equal((await analystApi.post(`/api/v1/travel-rule/transazioni/${trrHeld.body.cod_transazione}/screen`, {})).status, 200);
+  assert.equal((await coApi.put(`/api/v1/travel-rule/transazioni/${trrHeld.body.cod_transazione}/decisione`, { decisione: 'held', motivo: 'Richiesto il nome del beneficiario' })).status, 200);
+  const trrApproved = await analystApi.post('/api/v1/travel-rule/transazioni', {
+    riferimento_esterno: 'CAT-TRR-2', direzione: 'in_uscita', asset: 'BTC', rete: 'BTC', importo: '0.0125', importo_eur: 850, indirizzo_originatore: '0x1111111111111111111111111111111111111111',
+    indirizzo_beneficiario: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', tipo_wallet: 'self_hosted', ivms101: ivms101Payload(),
+  });
+  assert.equal(trrApproved.status, 201, trrApproved.text);
+  assert.equal((await analystApi.post(`/api/v1/travel-rule/transazioni/${trrApproved.body.cod_transazione}/screen`, {})).status, 200);
+  assert.equal((await coApi.put(`/api/v1/travel-rule/transazioni/${trrApproved.body.cod_transazione}/decisione`, { decisione: 'approved' })).status, 200);
+
   // A screening match on the real UN list.
   await importUnList(env, platform);
   const run = await analystApi.post('/api/v1/screening/run', UN_PERSON);
@@ -218,6 +235,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'kyb', path: '/admin/kyb', visitor: staff(co) },
     { name: 'kyc-verifica', path: `/admin/kyc/${verifications.kyc}`, visitor: staff(analyst) },
     { name: 'kyb-verifica', path: `/admin/kyb/${verifications.kyb}`, visitor: staff(co) },
+    { name: 'travel-rule', path: '/admin/travel-rule', visitor: staff(co) },
+    { name: 'travel-rule-sospesa', path: `/admin/travel-rule/${trrHeld.body.cod_transazione}`, visitor: staff(analyst) },
+    { name: 'travel-rule-approvata', path: `/admin/travel-rule/${trrApproved.body.cod_transazione}`, visitor: staff(auditor) },
     { name: 'edd', path: '/edd', visitor: staff(co) },
     { name: 'edd-nuovo', path: '/edd/nuovo?cod_anagrafe=ANA-EDD001', visitor: staff(analyst) },
     { name: 'edd-aperta', path: `/edd/${eddOpen.body.id}`, visitor: staff(analyst) },

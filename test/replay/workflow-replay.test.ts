@@ -20,7 +20,7 @@ describe('workflow replay', function () {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
   it('has recorded histories of every kind to replay', () => {
-    for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-', 'cdd-task-', 'edd-', 'risk-assessment-', 'verification-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
+    for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-', 'cdd-task-', 'edd-', 'risk-assessment-', 'verification-', 'travel-rule-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
     for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-', 'cdd-task-', 'edd-', 'import-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
   });
 

@@ -204,6 +204,12 @@ export const AUDIT_ACTION_LABELS = {
   'risk.run.completed': 'Esecuzione sul portafoglio completata',
   'risk.run.failed': 'Esecuzione sul portafoglio non riuscita',
   'risk.run.cancelled': 'Esecuzione sul portafoglio annullata',
+
+  // Travel rule (Reg. (UE) 2023/1113)
+  'travel_rule.record': 'Trasferimento di cripto-attività registrato (travel rule)',
+  'travel_rule.screen': 'Screening del trasferimento eseguito (nomi e indirizzi)',
+  'travel_rule.decide': 'Decisione sul trasferimento (travel rule)',
+  'travel_rule.complete': 'Dati mancanti del trasferimento integrati',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -6,3 +6,5 @@ export { COUNTRY_OPTIONS, countryName, EU_HIGH_RISK, EU_HIGH_RISK_AS_OF } from '
 export { addYears, REVIEW_YEARS_SETTING } from './onboarding.records';
 // The onboarding document store (content-addressed by SHA-256) and its type check: the CDD evidence uses them too.
 export { DocumentStore, sniffDocument } from './document-store';
+// Proof of control of a wallet (signed message): the travel-rule decisions check self-hosted addresses with it.
+export { verifyWalletProof, type ProofCheck } from './wallet-proof';

@@ -1,4 +1,4 @@
 // The screening area's public surface: screening of subjects and wallets for other areas' processes.
 export { listaLabel } from './screening.labels';
-export { screenSubjects, screenStoredSubject, screenWallet, syncRegistrySubject, type SubjectScreening } from './screening.service';
+export { checkNames, screenSubjects, screenStoredSubject, screenWallet, syncRegistrySubject, type NameCheckInput, type SubjectScreening } from './screening.service';
 export { screeningForCustomer, type CustomerHit, type CustomerScreening } from './screening.customer';

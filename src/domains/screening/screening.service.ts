@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { withTenant } from '../../db/tenant';
 import type { ScreeningSubjectInput } from '../../../workflows/screening/screening.contract';
-import { hitView, readThresholds, screenSubject, upsertSubject } from './screening.engine';
+import { hitView, readThresholds, screenSubject, toQuery, upsertSubject } from './screening.engine';
 import { getScreener } from './screening.store';
 import { canonicalWalletAddress } from './lib/importers/crypto';
 
@@ -70,6 +70,27 @@ export async function screenWallet(db: Knex, address: string) {
     entries: entries.map((e) => ({
       list_name: e.list, entry_id: e.id, name: e.name, schema: e.schema, programs: e.programs,
       currencies: e.cryptoAddresses.filter((w) => canonicalWalletAddress(w.address) === canonicalWalletAddress(address)).map((w) => w.currency),
+    })),
+  };
+}
+
+/** A name checked without recording it: no subject, no match (a counterparty the tenant does not onboard). */
+export interface NameCheckInput { tipo: 'person' | 'company'; nome: string; data_nascita?: string | null; nazionalita?: string | null }
+
+/**
+ * Screens names against the current lists with the tenant's thresholds and records nothing: the
+ * caller keeps the result with its own record (a travel-rule transfer's counterparties). Hits at
+ * or above the review threshold come back, each with `alert` at the match threshold.
+ */
+export async function checkNames(db: Knex, codAzienda: string, inputs: NameCheckInput[]) {
+  const screener = await getScreener(db);
+  const thresholds = await withTenant(db, { codAzienda }, (trx) => readThresholds(trx, codAzienda));
+  return {
+    thresholds,
+    results: inputs.map((input) => ({
+      input,
+      hits: screener.screen(toQuery({ ...input, data_nascita: input.data_nascita ?? null, nazionalita: input.nazionalita ?? null, wallets: [] }), { reviewThreshold: thresholds.review })
+        .map((h) => hitView(h, thresholds)),
     })),
   };
 }

@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url';
+import { createTravelRuleActivities } from '../../../activities/travel-rule/travel-rule.activities';
 import { createVerificationActivities } from '../../../activities/verification/verification.activities';
 import { defineArea } from '../../kit/area';
-import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
 import { STAFF_READ } from '../../kit/roles';
+import { consoleHome, consoleNavigation, registerConsoleActions, registerConsoleDownloads, registerConsolePages } from './console';
 import { documentRecordsList, registerDocumentPages, registerDocumentRecordRoutes } from './documents';
 import { registerVerificationRoutes, verificationsList } from './kyc-kyb';
 import { registerStructurePages, registerStructureRoutes } from './structure';
+import { registerTravelRulePages, registerTravelRuleRoutes, travelRuleList } from './travel-rule';
 
 /**
  * Verifications (issue 13): KYC and KYB as durable processes with their checks and the company
@@ -17,26 +19,29 @@ export const verificationsArea = defineArea({
   name: 'verifications',
   label: 'Verifiche',
   routes: [
-    // kyc-kyb: API (KYC, KYB, checks, profile, status) and the admin transition routes.
+    // KYC and KYB: API (verifications, checks, profile, status) and the admin transition routes.
     registerVerificationRoutes,
-    // structure: struttura, nodi, archi, calcola-ubo; the KYB page's structure forms.
+    // The corporate structure: struttura, nodi, archi, calcola-ubo; the KYB page's structure forms.
     registerStructureRoutes, registerStructurePages,
-    // console: /admin/kyc, /admin/kyb pages and the audited document downloads.
+    // The /admin/kyc and /admin/kyb consoles and their audited document downloads.
     registerConsolePages, registerConsoleActions, registerConsoleDownloads,
-    // documents: /api/v1/documenti/records and the /documenti pages.
+    // Document records: /api/v1/documenti/records and the /documenti pages.
     registerDocumentRecordRoutes, registerDocumentPages,
-    // travel-rule: API, admin decision, /admin/travel-rule pages.
+    // Travel rule: API, admin decision, /admin/travel-rule pages.
+    registerTravelRuleRoutes, registerTravelRulePages,
   ],
   activities: (deps) => ({
-    ...createVerificationActivities(deps),
+    ...createVerificationActivities(deps), ...createTravelRuleActivities(deps),
   }),
   workflowModules: [
     fileURLToPath(new URL('../../../workflows/verification/verification.workflow.ts', import.meta.url)),
+    fileURLToPath(new URL('../../../workflows/travel-rule/travel-rule.workflow.ts', import.meta.url)),
   ],
-  lists: [verificationsList, documentRecordsList],
+  lists: [verificationsList, documentRecordsList, travelRuleList],
   navigation: [
     ...consoleNavigation,
     { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF_READ, order: 70 },
+    { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF_READ, order: 40 },
   ],
   // The KYC and KYB verifications waiting to be taken in hand.
   home: consoleHome,

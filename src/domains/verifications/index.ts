@@ -1,8 +1,10 @@
 // The verifications area's public surface (issue 13).
 export * from './verifications.vocabulary';
-// Document records (part docs): MRZ (ICAO 9303) and codice fiscale checks.
-export { checkDigit, codiceFiscaleMismatches, parseMrz, verifyDocument, type DocumentCheck, type MrzFields, type MrzResult } from './documents';
-// kyc: KYC and KYB verifications as durable processes (openVerification, getVerification, transitionVerification, checks, documentsChanged...).
+// KYC and KYB verifications as durable processes (openVerification, getVerification, transitionVerification, checks, documentsChanged...).
 export * from './kyc-kyb';
-// ubo: the corporate structure and its beneficial owners (computeUbo, seedStructure, structureView...).
+// The corporate structure and its beneficial owners (computeUbo, seedStructure, structureView...).
 export * from './structure';
+// Document records: MRZ (ICAO 9303) and codice fiscale checks.
+export { checkDigit, codiceFiscaleMismatches, parseMrz, verifyDocument, type DocumentCheck, type MrzFields, type MrzResult } from './documents';
+// Travel rule: transfers on IVMS101 data, their screening, rules and decisions.
+export * from './travel-rule';
