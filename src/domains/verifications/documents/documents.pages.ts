@@ -18,7 +18,7 @@ import { sizeLabel } from './document-checks';
 import { DOCUMENT_PAGE_LABELS, TIPO_DOCUMENTO_OPTIONS } from './documents.labels';
 import { documentHolder, listDocuments } from './documents.repo';
 import { downloadQuery, listDocumentRecordsQuery, replaceDocumentSchema, uploadDocumentSchema } from './documents.schemas';
-import { DOCUMENT_READERS, DOCUMENT_VERIFIERS, DOCUMENT_WRITERS, megabytes, parseDocumentUpload } from './documents.upload';
+import { DOCUMENT_READERS, DOCUMENT_VERIFIERS, DOCUMENT_WRITERS, megabytes, parseDocumentUpload, type ParsedUpload } from './documents.upload';
 
 const UPLOAD_FIELDS = ['cod_anagrafe', 'tipo', 'numero', 'autorita_rilascio', 'paese_rilascio', 'data_rilascio', 'data_scadenza', 'mrz'] as const;
 const REPLACE_FIELDS = ['motivo', 'numero', 'autorita_rilascio', 'paese_rilascio', 'data_rilascio', 'data_scadenza', 'mrz'] as const;
@@ -63,6 +63,20 @@ export const registerDocumentPages: RegisterRoutes = (router, { deps, views }) =
   const tx = <T>(ctx: Ctx, fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: user(ctx).username }, fn);
   const secret = deps.config.sessionSecret;
   const limit = megabytes(deps.config.uploadMaxBytes);
+  /**
+   * The form's file: the one just sent (stored and checked) or, when none was sent, the one kept
+   * from a refused submit. A refusal or a missing file is written into `errors` under `file`.
+   */
+  const uploadedFile = async (codAzienda: string, username: string, upload: ParsedUpload, errors: Record<string, string>, missing: string) => {
+    let file = keptFile(secret, codAzienda, username, upload.fields.file_token);
+    if (upload.refusal) errors[upload.refusal.path] = upload.refusal.message;
+    else if (upload.file && upload.file.bytes.length) {
+      const stored = await storeUpload(deps, codAzienda, upload.file);
+      if (stored.ok) file = stored.file; else { errors.file = stored.message; file = undefined; }
+    }
+    if (!file && !errors.file) errors.file = missing;
+    return file;
+  };
 
   router.get('/documenti', staff(STAFF_READ), async (ctx) => {
     const parsed = listDocumentRecordsQuery.safeParse(ctx.query);
@@ -92,13 +106,7 @@ export const registerDocumentPages: RegisterRoutes = (router, { deps, views }) =
     const values = pick(upload.fields, UPLOAD_FIELDS);
     const parsed = uploadDocumentSchema.safeParse(upload.fields);
     const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
-    let file = keptFile(secret, codAzienda, user(ctx).username, upload.fields.file_token);
-    if (upload.refusal) errors[upload.refusal.path] = upload.refusal.message;
-    else if (upload.file && upload.file.bytes.length) {
-      const stored = await storeUpload(deps, codAzienda, upload.file);
-      if (stored.ok) file = stored.file; else { errors.file = stored.message; file = undefined; }
-    }
-    if (!file && !errors.file) errors.file = 'Scegli il file del documento (PDF, JPEG o PNG)';
+    const file = await uploadedFile(codAzienda, user(ctx).username, upload, errors, 'Scegli il file del documento (PDF, JPEG o PNG)');
     // The holder must be one of the tenant's subjects: said next to the field, before anything is written.
     if (parsed.success && !(await tx(ctx, (trx) => documentHolder(trx, codAzienda, parsed.data.cod_anagrafe)))) {
       errors.cod_anagrafe = 'Nessun soggetto in anagrafe con questo codice';
@@ -164,13 +172,7 @@ export const registerDocumentPages: RegisterRoutes = (router, { deps, views }) =
     const values = pick(upload.fields, REPLACE_FIELDS);
     const parsed = replaceDocumentSchema.safeParse(upload.fields);
     const errors: Record<string, string> = parsed.success ? {} : fieldErrors(parsed.error);
-    let file = keptFile(secret, codAzienda, user(ctx).username, upload.fields.file_token);
-    if (upload.refusal) errors[upload.refusal.path] = upload.refusal.message;
-    else if (upload.file && upload.file.bytes.length) {
-      const stored = await storeUpload(deps, codAzienda, upload.file);
-      if (stored.ok) file = stored.file; else { errors.file = stored.message; file = undefined; }
-    }
-    if (!file && !errors.file) errors.file = 'Scegli il file della nuova versione (PDF, JPEG o PNG)';
+    const file = await uploadedFile(codAzienda, user(ctx).username, upload, errors, 'Scegli il file della nuova versione (PDF, JPEG o PNG)');
     const kept = file ? { token: keptFileToken(secret, codAzienda, user(ctx).username, file), file } : undefined;
     if (!parsed.success || Object.keys(errors).length || !file) return renderDetail(ctx, current, { values, errors, kept: kept && { ...kept, dimensione: sizeLabel(kept.file.dimensione) } }, 422);
     try {
