@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import multer from 'multer';
 import type { Deps } from '../../../deps';
 import type { Role } from '../../../kit/roles';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../../http/storable-text';
 
 /** Who records and replaces documents: the registry's writers (the records area's API). */
 export const DOCUMENT_WRITERS: Role[] = ['analyst', 'co', 'admin'];
@@ -39,6 +40,8 @@ export function parseDocumentUpload(deps: Deps, ctx: Context): Promise<ParsedUpl
       const fields = Object.fromEntries(Object.entries(req.body ?? {}).filter(([k, v]) => typeof v === 'string' && k !== '_csrf')) as Record<string, string>;
       if (!err) {
         const f = req.file;
+        // A name PostgreSQL cannot store is refused here, with the fields' own problems, not after them.
+        if (f && !isStorableText(f.originalname)) return resolve({ fields, refusal: { status: 422, path: 'file', message: `Nome del file: ${UNSTORABLE_TEXT_MESSAGE}` } });
         return resolve({ fields, ...(f ? { file: { bytes: f.buffer, nome_file: f.originalname, declaredMime: f.mimetype } } : {}) });
       }
       if (err instanceof multer.MulterError) {

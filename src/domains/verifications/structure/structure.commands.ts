@@ -66,10 +66,10 @@ export interface SeedStructureRequest {
 
 /**
  * Seeds a new KYB's structure in the caller's transaction (part kyc calls it when it opens the
- * KYB): the customer as root and each declared owner as a person, with the edge the declaration
- * states when it states one (direct ownership with its percentage, legal representation). Indirect
- * ownership and control are declared without the chain: the analyst draws it. Seeding twice
- * changes nothing.
+ * KYB): the customer as root and each declared owner as a person, WITHOUT edges. The edges are
+ * what the analyst verifies (registry extract, shareholders' book) and draws: seeding them from the
+ * declaration would make calcola-ubo confirm the declaration by construction, and the comparison
+ * with the declared owners is the point of the check. Seeding twice changes nothing.
  */
 export async function seedStructure(trx: Knex.Transaction, r: SeedStructureRequest): Promise<{ nodi: number; archi: number }> {
   const v = await trx('verifiche').where({ cod_azienda: r.codAzienda, id: r.verificaId }).first('id', 'cod_anagrafe', 'tipo') as Pick<VerificationRow, 'id' | 'cod_anagrafe' | 'tipo'> | undefined;
@@ -78,7 +78,6 @@ export async function seedStructure(trx: Knex.Transaction, r: SeedStructureReque
   const { root, created } = await ensureRoot(trx, r.codAzienda, r.actor, v, r.root);
   if (!created) return { nodi: 0, archi: 0 };
   let nodi = 1;
-  let archi = 0;
   // One statement time for the whole seed: each row a millisecond apart keeps the declared order.
   const at = (i: number) => new Date(root.created_at.getTime() + i + 1);
   for (const [i, t] of (r.titolari ?? []).entries()) {
@@ -91,19 +90,11 @@ export async function seedStructure(trx: Knex.Transaction, r: SeedStructureReque
       paese: /^[A-Z]{2}$/.test(paese) ? paese : null, data_nascita: t.data_nascita || null, cod_anagrafe: t.cod_anagrafe ?? null, fonte: 'onboarding', created_by: r.actor.id, created_at: at(i),
     });
     nodi++;
-    const share = typeof t.percentuale === 'number' && t.percentuale > 0 && t.percentuale <= 100 ? t.percentuale : null;
-    const tipo = t.tipo_controllo === 'proprieta_diretta' && share !== null ? 'partecipazione' : t.tipo_controllo === 'rappresentanza' ? 'rappresentante_legale' : null;
-    if (!tipo) continue;
-    await trx('strutture_archi').insert({
-      id: newRecordId(), cod_azienda: r.codAzienda, verifica_id: v.id, da_nodo_id: id, a_nodo_id: root.id, tipo,
-      percentuale: tipo === 'partecipazione' ? share : null, note: 'Dichiarato dal cliente', created_by: r.actor.id, created_at: at(i),
-    });
-    archi++;
   }
   await appendAudit(trx, {
-    codAzienda: r.codAzienda, actor: r.actor.username, action: 'verifica.struttura_seed', entityType: 'verifica', entityId: v.id, data: { radice: root.denominazione, nodi, archi },
+    codAzienda: r.codAzienda, actor: r.actor.username, action: 'verifica.struttura_seed', entityType: 'verifica', entityId: v.id, data: { radice: root.denominazione, nodi, archi: 0 },
   });
-  return { nodi, archi };
+  return { nodi, archi: 0 };
 }
 
 /** Adds a node; a customer code must be one of the tenant's records. */
