@@ -20,7 +20,7 @@ const TECHNICAL = new Set(['api-docs']);
 
 const strip = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 /** Keys that are also plain Italian words of the pages' sentences ("il cliente in anagrafe"). */
-const ITALIAN_WORDS = new Set(['altro', 'transizione', 'anagrafe', 'aggiornamento']);
+const ITALIAN_WORDS = new Set(['altro', 'transizione', 'anagrafe', 'aggiornamento', 'valido']);
 
 /**
  * Every value a label dictionary translates, with its label. Values whose label is the same
@@ -35,7 +35,8 @@ function translatedValues(): Map<string, string> {
     out.set(key, text);
   };
   const walk = (name: string, value: unknown) => {
-    if (/TONES$|MESSAGES$/.test(name) || !value || typeof value !== 'object') return;
+    // A vocabulary list (TIPI_NODO = ['persona_fisica', ...]) names values, it does not translate them.
+    if (/TONES$|MESSAGES$/.test(name) || !value || typeof value !== 'object' || Array.isArray(value)) return;
     for (const [k, v] of Object.entries(value)) {
       if (v && typeof v === 'object' && !('label' in v)) walk(k, v);
       else add(k, v);
