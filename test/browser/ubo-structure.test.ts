@@ -57,7 +57,8 @@ describe('browser: a three-level structure with a cross-holding, built on the KY
 
     await addNode(page, 'societa', 'Holding Alfa S.r.l.');
     await addNode(page, 'societa', 'Holding Beta S.r.l.');
-    await addNode(page, 'persona_fisica', 'Piero Pace');
+    // Piero Pace is there already: the declared owners are seeded as nodes (without edges).
+    assert.ok(await page.locator('[data-nodi]').getByText('Piero Pace').first().isVisible());
     await addNode(page, 'persona_fisica', 'Rita Quaranta');
     const root = 'Cliente Browser S.p.A. (società)';
     const alfa = 'Holding Alfa S.r.l. (società)';
