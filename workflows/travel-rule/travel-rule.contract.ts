@@ -75,23 +75,12 @@ export interface TravelRuleTransitionArgs {
 }
 
 /** The row as its projection left it (dates as ISO strings once serialised). */
-export interface TravelRuleRecord {
+export interface TravelRuleRecord extends Omit<TravelRuleNewData, 'importo_eur'> {
   id: string;
   cod_azienda: string;
   cod_transazione: string;
-  direzione: Direzione;
-  cod_anagrafe: string | null;
-  asset: string;
-  rete: string | null;
-  importo: string;
+  /** numeric(20,2) as the driver reads it: text. */
   importo_eur: string | null;
-  tx_hash: string | null;
-  indirizzo_originatore: string | null;
-  indirizzo_beneficiario: string;
-  tipo_wallet: 'vasp' | 'self_hosted';
-  vasp_controparte: string | null;
-  prova_controllo: ProvaControlloInput | null;
-  ivms101: Record<string, unknown>;
   stato: TravelRuleStatus;
   screening: unknown;
   screened_at: string | Date | null;
@@ -102,7 +91,6 @@ export interface TravelRuleRecord {
   informazioni_mancanti: unknown[];
   decided_by: string | null;
   decided_at: string | Date | null;
-  riferimento_esterno: string | null;
   workflow_id: string;
   created_by: string;
   created_at: string | Date;
