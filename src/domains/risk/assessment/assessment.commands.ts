@@ -14,7 +14,7 @@ import type { SessionUser } from '../../../http/context';
 import { staffActor } from '../../../kit/actor';
 import { withTenant } from '../../../db/tenant';
 import { conflict, notFound, ValidationError, type HttpError } from '../../../http/errors';
-import { decideInTransaction, executeUpdate, startWithUpdate, type ProcessClient, type RejectionMessages, type UpdateErrorMapping } from '../../../kit/process';
+import { decideInTransaction, executeUpdate, startWithUpdate, UPDATE_DEADLINE_MS, updateErrorToHttp, type ProcessClient, type RejectionMessages, type UpdateErrorMapping } from '../../../kit/process';
 import { newRecordId } from '../../../kit/request-context';
 import { todayInRome } from '../../records';
 import { REJECTION_MESSAGES } from './assessment.labels';
@@ -84,6 +84,30 @@ export async function startAssessment(deps: AssessmentDeps, r: StartAssessmentRe
   const row = await tx(deps, r.codAzienda, r.actor.username)((trx) => getAssessment(trx, r.codAzienda, assessmentId));
   if (!row) throw notFound('Valutazione', 'f');
   return row;
+}
+
+/**
+ * Starts an assessment without waiting for it: the workflow creates and calculates itself
+ * (`autoStart`), as the worker's slots allow. For the portfolio recalculation, which starts
+ * hundreds at once and must not hold each start until its calculation is done: waiting made
+ * starts time out on a loaded machine and be counted as failed while they went on. The id is
+ * the caller's, so a repeated start joins the same workflow. A customer gone meanwhile ends
+ * the workflow with nothing written.
+ */
+export async function queueAssessment(deps: AssessmentDeps, r: Omit<StartAssessmentRequest, 'assessmentId'> & { assessmentId: string }): Promise<void> {
+  const pc = await processClient(deps);
+  const input: RiskAssessmentWorkflowInput = {
+    codAzienda: r.codAzienda, assessmentId: r.assessmentId,
+    autoStart: { actor: r.actor, data: { cod_anagrafe: r.codAnagrafe, motivo: r.motivo, riferimento: r.riferimento ?? null } },
+  };
+  try {
+    await pc.client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => pc.client.workflow.start(RISK_ASSESSMENT_WORKFLOW_TYPE, {
+      workflowId: riskAssessmentWorkflowId(r.codAzienda, r.assessmentId), taskQueue: pc.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
+      typedSearchAttributes: recordSearchAttributes({ codAzienda: r.codAzienda, recordType: RISK_ASSESSMENT_RECORD_TYPE, recordId: r.assessmentId, status: riskAssessmentMachine.initial }),
+    }));
+  } catch (err) {
+    throw updateErrorToHttp(err, MAPPING);
+  }
 }
 
 /** The actions this user may take on the assessment now (state, role, four-eyes): the page's buttons. */

@@ -1,6 +1,6 @@
 // Assessments (part ASSESS): what the risk pages (part VIEWS), the area registration and the tests use.
 export {
-  assessmentAllowedActions, romeMidnight, startAssessment, transitionAssessment, uuidFromKey,
+  assessmentAllowedActions, queueAssessment, romeMidnight, startAssessment, transitionAssessment, uuidFromKey,
   type AssessmentDeps, type StartAssessmentRequest, type TransitionInput,
 } from './assessment.commands';
 export { openCaseFromAssessment, type OpenCaseFromAssessmentRequest } from './assessment.case';

@@ -56,43 +56,48 @@ export interface ScoreRecord {
   esecuzione_id?: string | null;
 }
 
-/** Rows per statement: well under PostgreSQL's 65,535 bind parameters. */
-const CHUNK = 2_000;
-
 /**
  * Records calculations: one history row each (rischio_storico) and the customer's current row
  * (rischio_correnti, upserted). The class in force after overrides (classe_effettiva) is the
  * assessment's to set: it is left as it is unless `effettiva` is given (a class, or 'calcolata'
  * to make the calculated class the one in force). `probabilita` follows the class in force
- * (the matrix's row), `impatto` the calculation.
+ * (the matrix's row), `impatto` the calculation. Two statements whatever the number of rows:
+ * each column goes as one array parameter (a portfolio batch of thousands of rows was otherwise
+ * a statement of tens of thousands of parameters, slower to build than to run).
  */
 export async function recordScores(trx: Knex.Transaction, codAzienda: string, rows: readonly ScoreRecord[],
   options: { effettiva?: 'calcolata' } = {}): Promise<void> {
+  if (!rows.length) return;
   const at = new Date();
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    await trx('rischio_storico').insert(chunk.map((r) => ({
-      cod_azienda: codAzienda, cod_anagrafe: r.cod_anagrafe, versione_id: r.punteggio.versione.id, punteggio: r.punteggio.punteggio,
-      classe: r.punteggio.classe, probabilita: r.punteggio.probabilita, impatto: r.punteggio.impatto, origine: r.origine,
-      valutazione_id: r.valutazione_id ?? null, esecuzione_id: r.esecuzione_id ?? null, calcolato_at: at,
-    })));
-    // The latest of a customer present twice in a batch wins (Postgres refuses to upsert one key twice in a statement).
-    const latest = new Map(chunk.map((r) => [r.cod_anagrafe, r]));
-    const upsert = trx('rischio_correnti').insert([...latest.values()].map((r) => ({
-      cod_azienda: codAzienda, cod_anagrafe: r.cod_anagrafe, versione_id: r.punteggio.versione.id, punteggio: r.punteggio.punteggio,
-      classe_calcolata: r.punteggio.classe, classe_effettiva: options.effettiva ? r.punteggio.classe : null,
-      probabilita: r.punteggio.probabilita, impatto: r.punteggio.impatto, contributi: JSON.stringify(r.punteggio.contributi),
-      valutazione_id: r.valutazione_id ?? null, calcolato_at: at,
-    }))).onConflict(['cod_azienda', 'cod_anagrafe']);
-    const excluded = (c: string) => trx.raw('excluded.??', [c]);
-    await upsert.merge({
-      versione_id: excluded('versione_id'), punteggio: excluded('punteggio'), classe_calcolata: excluded('classe_calcolata'),
-      // The matrix's probability is the class in force's (docs/risk.md): a class set by a released override stays where it is.
-      probabilita: options.effettiva ? excluded('probabilita') : trx.raw(`case coalesce(rischio_correnti.classe_effettiva, excluded.classe_calcolata)
-        when 'basso' then 1 when 'medio' then 2 when 'medio_alto' then 3 else 4 end`),
-      impatto: excluded('impatto'), contributi: excluded('contributi'), calcolato_at: excluded('calcolato_at'),
-      valutazione_id: trx.raw('coalesce(excluded.valutazione_id, rischio_correnti.valutazione_id)'),
-      ...(options.effettiva ? { classe_effettiva: excluded('classe_effettiva') } : {}),
-    });
-  }
+  const col = <T>(list: readonly ScoreRecord[], f: (r: ScoreRecord) => T) => list.map(f) as unknown as Knex.Value;
+  await trx.raw(`
+    insert into rischio_storico (cod_azienda, cod_anagrafe, versione_id, punteggio, classe, probabilita, impatto, origine, valutazione_id, esecuzione_id, calcolato_at)
+    select ?, t.* , ?::timestamptz from unnest(?::text[], ?::uuid[], ?::int[], ?::text[], ?::smallint[], ?::smallint[], ?::text[], ?::uuid[], ?::uuid[])
+      as t(cod_anagrafe, versione_id, punteggio, classe, probabilita, impatto, origine, valutazione_id, esecuzione_id)`, [
+    codAzienda, at,
+    col(rows, (r) => r.cod_anagrafe), col(rows, (r) => r.punteggio.versione.id), col(rows, (r) => r.punteggio.punteggio), col(rows, (r) => r.punteggio.classe),
+    col(rows, (r) => r.punteggio.probabilita), col(rows, (r) => r.punteggio.impatto), col(rows, (r) => r.origine),
+    col(rows, (r) => r.valutazione_id ?? null), col(rows, (r) => r.esecuzione_id ?? null),
+  ]);
+  // The latest of a customer present twice wins (PostgreSQL refuses to upsert one key twice in a statement).
+  const latest = [...new Map(rows.map((r) => [r.cod_anagrafe, r])).values()];
+  const effettiva = options.effettiva === 'calcolata';
+  await trx.raw(`
+    insert into rischio_correnti as rc (cod_azienda, cod_anagrafe, versione_id, punteggio, classe_calcolata, classe_effettiva, probabilita, impatto, contributi, valutazione_id, calcolato_at)
+    select ?, t.cod_anagrafe, t.versione_id, t.punteggio, t.classe, case when ? then t.classe end, t.probabilita, t.impatto, t.contributi, t.valutazione_id, ?::timestamptz
+      from unnest(?::text[], ?::uuid[], ?::int[], ?::text[], ?::smallint[], ?::smallint[], ?::jsonb[], ?::uuid[])
+        as t(cod_anagrafe, versione_id, punteggio, classe, probabilita, impatto, contributi, valutazione_id)
+    on conflict (cod_azienda, cod_anagrafe) do update set
+      versione_id = excluded.versione_id, punteggio = excluded.punteggio, classe_calcolata = excluded.classe_calcolata,
+      -- The matrix's probability is the class in force's (docs/risk.md): a class set by a released override stays where it is.
+      probabilita = case when ? then excluded.probabilita else case coalesce(rc.classe_effettiva, excluded.classe_calcolata)
+        when 'basso' then 1 when 'medio' then 2 when 'medio_alto' then 3 else 4 end end,
+      impatto = excluded.impatto, contributi = excluded.contributi, calcolato_at = excluded.calcolato_at,
+      valutazione_id = coalesce(excluded.valutazione_id, rc.valutazione_id),
+      classe_effettiva = case when ? then excluded.classe_effettiva else rc.classe_effettiva end`, [
+    codAzienda, effettiva, at,
+    col(latest, (r) => r.cod_anagrafe), col(latest, (r) => r.punteggio.versione.id), col(latest, (r) => r.punteggio.punteggio), col(latest, (r) => r.punteggio.classe),
+    col(latest, (r) => r.punteggio.probabilita), col(latest, (r) => r.punteggio.impatto), col(latest, (r) => JSON.stringify(r.punteggio.contributi)),
+    col(latest, (r) => r.valutazione_id ?? null), effettiva, effettiva,
+  ]);
 }

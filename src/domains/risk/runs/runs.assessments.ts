@@ -1,16 +1,17 @@
 import type { Client } from '@temporalio/client';
 import type { Knex } from 'knex';
 import type { Logger } from '../../../infra/logger';
-import { startAssessment, uuidFromKey } from '../assessment';
+import { queueAssessment, uuidFromKey } from '../assessment';
 
-/** Assessment starts in flight at once: enough to hide each start's round trip, few enough not to flood Temporal. */
+/** Start requests in flight at once: enough to hide each round trip, few enough not to flood Temporal. */
 const PARALLEL_STARTS = 16;
 
 /**
  * Starts an assessment (motivo 'portafoglio', riferimento the run) for each customer of a
  * recalculation's batch whose class changed, so the change goes through the process: its
- * release policy and overrides. A failed start is counted and logged, not retried here: the
- * class still differs, so the next recalculation starts it again.
+ * release policy and overrides. The starts are queued (queueAssessment): the assessments
+ * calculate in their own workflows while the run goes on. A start Temporal refused is counted
+ * and logged, not retried here: the class still differs, so the next recalculation starts it again.
  */
 export async function startRunAssessments(pc: { db: Knex; client: Client; taskQueue: string; logger: Logger },
   p: { codAzienda: string; runId: string; cods: string[]; heartbeat: () => void }): Promise<{ started: number; failed: number }> {
@@ -21,7 +22,7 @@ export async function startRunAssessments(pc: { db: Knex; client: Client; taskQu
     for (let cod = queue.shift(); cod !== undefined; cod = queue.shift()) {
       try {
         // One assessment per run and customer: a retried batch joins the assessment it started.
-        await startAssessment(pc, { codAzienda: p.codAzienda, actor: SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'portafoglio', riferimento: p.runId, assessmentId: uuidFromKey(`risk-run:${p.runId}:${cod}`) });
+        await queueAssessment(pc, { codAzienda: p.codAzienda, actor: SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'portafoglio', riferimento: p.runId, assessmentId: uuidFromKey(`risk-run:${p.runId}:${cod}`) });
         started++;
       } catch (err) {
         failed++;
