@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, continueAsNew, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, ContinueAsNew, continueAsNew, isCancellation, patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createRiskPortfolioActivities } from '../../activities/risk/risk-portfolio.activities';
 import { failureMessage } from '../lib/failure-message';
 import { publishRecord } from '../lib/search-attributes';
@@ -14,6 +14,8 @@ const chunks = proxyActivities<Acts>({
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 5, nonRetryableErrorTypes: ['RISK_RUN_INVALID'] },
 });
 const short = proxyActivities<Acts>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 5 } });
+// One start request per changed customer (thousands after a model change): a heartbeat per hundred.
+const queueing = proxyActivities<Acts>({ startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: { maximumAttempts: 5 } });
 
 /**
  * One portfolio run (risk-run:<tenant>:<id>): the active customers in lanes walked side by side,
@@ -25,27 +27,39 @@ export async function riskPortfolioWorkflow(input: RiskRunInput): Promise<void> 
   const publish = (status: string) => publishRecord({ codAzienda, recordType: RISK_RUN_RECORD_TYPE, recordId: runId, status });
   publish('running');
   let lanes: RiskRunLane[];
+  // Runs started before this step existed start their assessments batch by batch, inside runChunk.
+  const assessmentsAtEnd = patched('risk-run-assessments-at-end');
+  const queueAssessments = () => (assessmentsAtEnd ? queueing.queueRunAssessments({ runId, codAzienda }) : Promise.resolve());
   try {
     lanes = input.lanes ?? await short.planRun({ runId, codAzienda, lanes: RISK_RUN_LANES });
     let stopped = false;
     let suggested = false;
     await Promise.all(lanes.map(async (lane) => {
       while (!lane.done && !stopped && !suggested) {
-        const r = await chunks.runChunk({ runId, codAzienda, lane, batchSize: input.batchSize ?? RISK_RUN_BATCH });
+        const r = await chunks.runChunk({ runId, codAzienda, lane, batchSize: input.batchSize ?? RISK_RUN_BATCH, ...(assessmentsAtEnd ? { perBatchAssessments: false } : {}) });
         lane.done = r.done;
         stopped ||= r.stopped;
         suggested ||= workflowInfo().continueAsNewSuggested;
       }
     }));
+    if (lanes.some((l) => !l.done) && !stopped) await continueAsNew<typeof riskPortfolioWorkflow>({ ...input, lanes });
+    // The scores recorded so far stand, stopped or not: their class changes go through the process.
+    await queueAssessments();
     if (stopped) { publish('cancelled'); return; }
-    if (lanes.some((l) => !l.done)) await continueAsNew<typeof riskPortfolioWorkflow>({ ...input, lanes });
   } catch (err) {
+    // Continuing as new is an exception too: the run goes on in the next execution.
+    if (err instanceof ContinueAsNew) throw err;
     if (isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => short.finishRun({ runId, codAzienda, stato: 'cancelled' }));
+      await CancellationScope.nonCancellable(async () => {
+        await queueAssessments();
+        await short.finishRun({ runId, codAzienda, stato: 'cancelled' });
+      });
       publish('cancelled');
       throw err;
     }
     const message = failureMessage(err);
+    // The batches committed before the failure recorded their scores: their class changes still go through the process.
+    await queueAssessments().catch(() => undefined);
     await short.finishRun({ runId, codAzienda, stato: 'failed', errore: message });
     publish('failed');
     throw ApplicationFailure.create({ type: 'RISK_RUN_FAILED', message, nonRetryable: true });
