@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { artifactsDir, launchBrowser, screenshot, seriousA11yViolations } from '../helpers/browser';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { coveredBy, NOT_PAGES, openInBrowser, seedPageCatalogue, type PageCatalogue, type Visitor } from '../helpers/page-catalogue';
+import { coveredBy, NOT_PAGES, openInBrowser, seedPageCatalogue, type PageCatalogue } from '../helpers/page-catalogue';
 
 /**
  * Every built page, as its person sees it in Chromium at 1440×900: the answer it should give,
