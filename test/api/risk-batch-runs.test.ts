@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { withTenant } from '../../src/db/tenant';
 import { activeRuleSet } from '../../src/domains/risk';
+import { queueRunAssessments } from '../../src/domains/risk/runs/runs.assessments';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 import { waitFor } from '../helpers/onboarding';
@@ -163,6 +164,32 @@ describe('risk portfolio runs (API)', function () {
     // The recalculation keeps a result row for each customer that changes (why it changed), none for the others.
     const results = await coB.get(`/api/risk/runs/${run.id}/risultati`);
     assert.deepEqual(results.body.items.map((r: { cod_anagrafe: string; classe: string; cambia: boolean }) => [r.cod_anagrafe, r.classe, r.cambia]), [['B2', 'medio_alto', true]]);
+  });
+
+  it('the queueing step starts one assessment per changed customer of the committed batches, and repeated it starts none twice', async () => {
+    // What a cancelled or failed recalculation relies on: the step reads the run's result rows, whatever stopped the lanes.
+    const tenantD = await env.createTenant();
+    await seedCustomers(tenantD, [{ cod: 'D1', pep: true, classe: 'basso' }, { cod: 'D2', classe: 'basso' }, { cod: 'D3', pep: true, classe: 'basso' }]);
+    const active = await withTenant(env.deps.db, { codAzienda: tenantD, actor: 'test' }, (trx) => activeRuleSet(trx, tenantD));
+    const runId = randomUUID();
+    await env.ownerDb('rischio_esecuzioni').insert({ id: runId, cod_azienda: tenantD, tipo: 'ricalcolo', versione_id: active.id, stato: 'cancelled', workflow_id: `risk-run:${tenantD}:${runId}`, started_by: 'test', finished_at: new Date() });
+    // D1 and D3 changed in a batch that committed; D2 did not change.
+    await env.ownerDb('rischio_esecuzioni_risultati').insert(['D1', 'D2', 'D3'].map((cod) => ({
+      esecuzione_id: runId, cod_azienda: tenantD, cod_anagrafe: cod, punteggio: 30, classe: cod === 'D2' ? 'basso' : 'medio_alto', punteggio_attuale: 0, classe_attuale: 'basso', cambia: cod !== 'D2',
+    })));
+    const pc = { db: env.deps.db, client: env.temporal, taskQueue: env.deps.config.temporal.taskQueue, logger: env.deps.logger };
+    const first = await queueRunAssessments(pc, { codAzienda: tenantD, runId, heartbeat: () => undefined });
+    assert.deepEqual(first, { started: 2, failed: 0 });
+    const assessed = await waitFor('the two queued assessments, calculated', async () => {
+      const rows = await env.ownerDb('rischio_valutazioni').where({ cod_azienda: tenantD }).orderBy('cod_anagrafe');
+      return rows.length === 2 && rows.every((v) => v.stato !== 'draft') ? rows : undefined;
+    });
+    assert.deepEqual(assessed.map((v) => [v.cod_anagrafe, v.motivo, v.riferimento, v.classe_calcolata]), [['D1', 'portafoglio', runId, 'medio_alto'], ['D3', 'portafoglio', runId, 'medio_alto']]);
+    // Repeated (a retried activity): the same two workflows, no third row, the counts set again rather than added.
+    assert.deepEqual(await queueRunAssessments(pc, { codAzienda: tenantD, runId, heartbeat: () => undefined }), { started: 2, failed: 0 });
+    assert.equal(Number((await env.ownerDb('rischio_valutazioni').where({ cod_azienda: tenantD }).count('* as n'))[0]!.n), 2);
+    const run = await env.ownerDb('rischio_esecuzioni').where({ id: runId }).first();
+    assert.deepEqual([run.riepilogo.valutazioni_avviate, run.riepilogo.avvii_falliti], [2, 0]);
   });
 
   it('one run of each kind at a time per tenant (409); a dry run beside a recalculation is allowed', async () => {
