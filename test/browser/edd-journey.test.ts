@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import { expectAccessible, launchBrowser, screenshot, signInWithTotp } from '../helpers/browser';
 
 describe('browser: an EDD case for a PEP, approved by a second compliance officer', function () {
   this.timeout(240_000);
@@ -13,8 +13,6 @@ describe('browser: an EDD case for a PEP, approved by a second compliance office
     browser = await launchBrowser();
   });
   after(async () => { await browser?.close(); });
-
-  const expectAccessible = async (page: Page, what: string) => assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 
   it('opens the case with the proposed measures, completes them, submits, is refused to the submitter and approved by another officer', async () => {
     const tenant = await env.createTenant();

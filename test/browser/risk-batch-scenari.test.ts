@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { withTenant } from '../../src/db/tenant';
 import { activeRuleSet } from '../../src/domains/risk';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import { expectAccessible, launchBrowser, screenshot, signInWithTotp } from '../helpers/browser';
 
 describe('browser: a dry run of a draft rule set on /rischio/scenari, then the portfolio recalculated', function () {
   this.timeout(300_000);
@@ -16,8 +16,6 @@ describe('browser: a dry run of a draft rule set on /rischio/scenari, then the p
     browser = await launchBrowser();
   });
   after(async () => { await browser?.close(); });
-
-  const expectAccessible = async (page: Page, what: string) => assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 
   it('the officer simulates the draft, reads who changes class and why, and recalculates with the active version', async () => {
     const tenant = await env.createTenant();

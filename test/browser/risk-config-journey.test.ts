@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import type { Browser } from 'playwright-core';
+import { expectAccessible, launchBrowser, screenshot, signInWithTotp } from '../helpers/browser';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
 describe('browser: a compliance officer changes a risk rule in a draft and puts it in force', function () {
@@ -13,8 +13,6 @@ describe('browser: a compliance officer changes a risk rule in a draft and puts 
     browser = await launchBrowser();
   });
   after(async () => { await browser?.close(); });
-
-  const expectAccessible = async (page: Page, what: string) => assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 
   it('opens a draft, edits points and condition (one invalid attempt), saves, activates; the API shows the new version and values', async () => {
     const tenant = await env.createTenant();

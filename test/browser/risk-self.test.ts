@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import { expectAccessible, launchBrowser, screenshot, signInWithTotp } from '../helpers/browser';
 
 describe('browser: the yearly self-assessment, drafted by one compliance officer and approved by another', function () {
   this.timeout(600_000);
@@ -13,8 +13,6 @@ describe('browser: the yearly self-assessment, drafted by one compliance officer
     browser = await launchBrowser();
   });
   after(async () => { await browser?.close(); });
-
-  const expectAccessible = async (page: Page, what: string) => assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 
   it('creates the exercise, fills the lines (a reason when the inherent risk differs), submits, is refused to the author and approved by another officer', async () => {
     const tenant = await env.createTenant();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import { expectAccessible, launchBrowser, screenshot, signInWithTotp } from '../helpers/browser';
 
 /**
  * An assessment's class overridden by an analyst and confirmed by a compliance officer (four
@@ -18,8 +18,6 @@ describe('browser: a risk class override confirmed by a second person, the matri
     browser = await launchBrowser();
   });
   after(async () => { await browser?.close(); });
-
-  const expectAccessible = async (page: Page, what: string) => assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 
   it('overrides as an analyst, confirms as a co; the co cannot confirm their own; matrix and heatmap show the customers', async () => {
     const tenant = await env.createTenant();

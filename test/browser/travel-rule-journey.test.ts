@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { getTestEnv, type TestEnv } from '../helpers/env';
-import { launchBrowser, screenshot, seriousA11yViolations, signInWithTotp } from '../helpers/browser';
+import { expectAccessible, launchBrowser, screenshot, signInWithTotp } from '../helpers/browser';
 import { ethWallet, ivms101Payload } from '../helpers/travel-rule-fixture';
 
 describe('browser: a travel-rule transfer held for missing data, completed and approved', function () {
@@ -14,8 +14,6 @@ describe('browser: a travel-rule transfer held for missing data, completed and a
     browser = await launchBrowser();
   });
   after(async () => { await browser?.close(); });
-
-  const expectAccessible = async (page: Page, what: string) => assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 
   it('screens it, holds it asking for the beneficiary\'s name and the proof of control, takes the completed data and approves it', async () => {
     const tenant = await env.createTenant();

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,6 +90,11 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+/** Fails with the page's name when axe finds a serious or critical violation on it. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  assert.deepEqual(await seriousA11yViolations(page), [], `${what}: no serious accessibility violation`);
 }
 
 /** Signs a user with TOTP already enrolled in through the pages: password, then the current code. */
