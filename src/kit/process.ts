@@ -83,6 +83,22 @@ export async function executeUpdate<R, Args extends [any, ...any[]]>(
 }
 
 /**
+ * Starts a record's workflow without waiting for anything it does: the same id again joins the
+ * workflow already running (a retry, a repeated request), so nothing starts twice.
+ */
+export async function startRecordWorkflow(pc: ProcessClient, p: {
+  workflowType: string; workflowId: string; input: unknown; searchAttributes: SearchAttributePair[]; map?: UpdateErrorMapping;
+}): Promise<void> {
+  try {
+    await pc.client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => pc.client.workflow.start(p.workflowType, {
+      workflowId: p.workflowId, taskQueue: pc.taskQueue, args: [p.input], workflowIdConflictPolicy: 'USE_EXISTING', typedSearchAttributes: p.searchAttributes,
+    }));
+  } catch (err) {
+    throw updateErrorToHttp(err, p.map);
+  }
+}
+
+/**
  * Starts a record's workflow and sends its create update in one call; a workflow that
  * already runs under that id (a retry) gets the update, which answers "already created".
  */

@@ -14,7 +14,7 @@ import type { SessionUser } from '../../../http/context';
 import { staffActor } from '../../../kit/actor';
 import { withTenant } from '../../../db/tenant';
 import { conflict, notFound, ValidationError, type HttpError } from '../../../http/errors';
-import { decideInTransaction, executeUpdate, startWithUpdate, UPDATE_DEADLINE_MS, updateErrorToHttp, type ProcessClient, type RejectionMessages, type UpdateErrorMapping } from '../../../kit/process';
+import { decideInTransaction, executeUpdate, startRecordWorkflow, startWithUpdate, type ProcessClient, type RejectionMessages, type UpdateErrorMapping } from '../../../kit/process';
 import { newRecordId } from '../../../kit/request-context';
 import { todayInRome } from '../../records';
 import { REJECTION_MESSAGES } from './assessment.labels';
@@ -95,19 +95,14 @@ export async function startAssessment(deps: AssessmentDeps, r: StartAssessmentRe
  * the workflow with nothing written.
  */
 export async function queueAssessment(deps: AssessmentDeps, r: Omit<StartAssessmentRequest, 'assessmentId'> & { assessmentId: string }): Promise<void> {
-  const pc = await processClient(deps);
   const input: RiskAssessmentWorkflowInput = {
     codAzienda: r.codAzienda, assessmentId: r.assessmentId,
     autoStart: { actor: r.actor, data: { cod_anagrafe: r.codAnagrafe, motivo: r.motivo, riferimento: r.riferimento ?? null } },
   };
-  try {
-    await pc.client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => pc.client.workflow.start(RISK_ASSESSMENT_WORKFLOW_TYPE, {
-      workflowId: riskAssessmentWorkflowId(r.codAzienda, r.assessmentId), taskQueue: pc.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: recordSearchAttributes({ codAzienda: r.codAzienda, recordType: RISK_ASSESSMENT_RECORD_TYPE, recordId: r.assessmentId, status: riskAssessmentMachine.initial }),
-    }));
-  } catch (err) {
-    throw updateErrorToHttp(err, MAPPING);
-  }
+  await startRecordWorkflow(await processClient(deps), {
+    workflowType: RISK_ASSESSMENT_WORKFLOW_TYPE, workflowId: riskAssessmentWorkflowId(r.codAzienda, r.assessmentId), input, map: MAPPING,
+    searchAttributes: recordSearchAttributes({ codAzienda: r.codAzienda, recordType: RISK_ASSESSMENT_RECORD_TYPE, recordId: r.assessmentId, status: riskAssessmentMachine.initial }),
+  });
 }
 
 /** The actions this user may take on the assessment now (state, role, four-eyes): the page's buttons. */

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { withTenant } from '../../../db/tenant';
 import type { Logger } from '../../../infra/logger';
 import { queueAssessment, uuidFromKey } from '../assessment';
+import { RISK_SYSTEM_ACTOR } from '../../../../workflows/risk/risk-assessment.contract';
 
 /** Start requests in flight at once: enough to hide each round trip, few enough not to flood Temporal. */
 const PARALLEL_STARTS = 16;
@@ -27,7 +28,7 @@ export async function startRunAssessments(pc: RunAssessmentDeps,
   await Promise.all(Array.from({ length: Math.min(PARALLEL_STARTS, queue.length) }, async () => {
     for (let cod = queue.shift(); cod !== undefined; cod = queue.shift()) {
       try {
-        await queueAssessment(pc, { codAzienda: p.codAzienda, actor: SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'portafoglio', riferimento: p.runId, assessmentId: uuidFromKey(`risk-run:${p.runId}:${cod}`) });
+        await queueAssessment(pc, { codAzienda: p.codAzienda, actor: RISK_SYSTEM_ACTOR, codAnagrafe: cod, motivo: 'portafoglio', riferimento: p.runId, assessmentId: uuidFromKey(`risk-run:${p.runId}:${cod}`) });
         started++;
       } catch (err) {
         failed++;
@@ -67,5 +68,3 @@ export async function queueRunAssessments(pc: RunAssessmentDeps, p: { codAzienda
   [total.started, total.failed, p.runId]));
   return total;
 }
-
-const SYSTEM_ACTOR = { id: 'system', username: 'system', roles: ['co'] };

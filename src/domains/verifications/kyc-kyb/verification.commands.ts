@@ -11,7 +11,7 @@ import { verificationMachine, VERIFICATION_USER_ACTIONS, type VerificationUserAc
 import type { Deps } from '../../../deps';
 import { withTenant } from '../../../db/tenant';
 import { conflict, HttpError, notFound } from '../../../http/errors';
-import { decideInTransaction, executeUpdate, updateErrorToHttp, UPDATE_DEADLINE_MS, type ProcessClient, type UpdateErrorMapping } from '../../../kit/process';
+import { decideInTransaction, executeUpdate, startRecordWorkflow, updateErrorToHttp, type ProcessClient, type UpdateErrorMapping } from '../../../kit/process';
 import type { TipoVerifica } from '../verifications.vocabulary';
 import { insertVerification, workflowInputOf, type OpenVerificationRequest } from './verification.open';
 import { getVerificationRow, viewOf, type VerificationRow, type VerificationView } from './verification.repo';
@@ -54,14 +54,10 @@ const MAPPING: UpdateErrorMapping = { failures: ownFailure, messages: { FORBIDDE
  * so a retry, or a repair of a row whose start was lost, starts nothing twice.
  */
 export async function startVerificationWorkflow(pc: ProcessClient, input: VerificationWorkflowInput, workflowId: string): Promise<void> {
-  try {
-    await pc.client.withDeadline(Date.now() + UPDATE_DEADLINE_MS, () => pc.client.workflow.start(VERIFICATION_WORKFLOW_TYPE, {
-      workflowId, taskQueue: pc.taskQueue, args: [input], workflowIdConflictPolicy: 'USE_EXISTING',
-      typedSearchAttributes: recordSearchAttributes({ codAzienda: input.codAzienda, recordType: VERIFICATION_RECORD_TYPE, recordId: input.verificaId, status: input.initial.stato }),
-    }));
-  } catch (err) {
-    throw updateErrorToHttp(err);
-  }
+  await startRecordWorkflow(pc, {
+    workflowType: VERIFICATION_WORKFLOW_TYPE, workflowId, input,
+    searchAttributes: recordSearchAttributes({ codAzienda: input.codAzienda, recordType: VERIFICATION_RECORD_TYPE, recordId: input.verificaId, status: input.initial.stato }),
+  });
 }
 
 /**
