@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { appendAudit, type AuditActionOf } from '../../src/domains/audit';
 import { signEvidence, type EsignEvidence } from '../../src/domains/esign/esign.bundle';
-import type { EsignCreation, EsignOtpCheck, EsignOtpSend, EsignStep } from '../../workflows/esign/esign.contract';
+import type { EsignActivities, EsignCreation, EsignOtpCheck, EsignOtpSend, EsignStep } from '../../workflows/esign/esign.contract';
 import type { EsignStatus } from '../../workflows/esign/esign.machine';
 import type { ActivityDeps } from '../deps';
 import { messaging, type Messaging } from '../../src/domains/outbox';
@@ -20,7 +20,7 @@ const iso = (d: Date | null | undefined) => (d ? new Date(d).toISOString() : nul
  * event in the same transaction; the code is generated, hashed and checked here so it
  * never enters workflow history.
  */
-export function createEsignActivities(deps: ActivityDeps, m: Messaging = messaging(deps)) {
+export function createEsignActivities(deps: ActivityDeps, m: Messaging = messaging(deps)): EsignActivities {
   const { db } = deps;
   const tx = <T>(p: { codAzienda: string; actor: { username: string } }, fn: (trx: Knex.Transaction) => Promise<T>) =>
     withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, fn);

@@ -1,11 +1,23 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { MachineActor } from '../lib/machine';
-import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import type { EsignStatus } from './esign.machine';
 
 export { CEREMONY_TTL_MS } from './esign.machine';
-/** The ceremony's activities, for a parent process that writes the ceremony's row before starting it. */
-export type EsignActivities = ReturnType<typeof createEsignActivities>;
+/**
+ * The ceremony's activities: the contract names them and activities/esign implements them, so the
+ * implementation depends on the contract and never the other way round. A parent process that
+ * writes the ceremony's row before starting it uses them too. A type literal, not an interface:
+ * an activity map needs the implicit index signature only type literals have.
+ */
+export type EsignActivities = {
+  createEsignProjection(p: EsignCreation): Promise<void>;
+  acceptEsignTerms(p: EsignStep): Promise<void>;
+  presentEsignDocument(p: EsignStep): Promise<{ documentSha256: string }>;
+  resendEsignCode(p: EsignOtpSend): Promise<void>;
+  checkEsignOtp(p: EsignOtpCheck): Promise<boolean>;
+  completeEsignSignature(p: EsignStep): Promise<{ documentSha256: string; signedAt: string }>;
+  endEsignCeremony(p: EsignStep & { to: Extract<EsignStatus, 'expired' | 'locked' | 'cancelled'>; from: EsignStatus }): Promise<void>;
+};
 
 /** The one place that builds a ceremony's workflow id: `esign:<cod_azienda>:<id>`. */
 export const esignWorkflowId = (codAzienda: string, ceremonyId: string) => `esign:${codAzienda}:${ceremonyId}`;

@@ -2,7 +2,6 @@ import {
   allHandlersFinished, ApplicationFailure, CancellationScope, condition, getExternalWorkflowHandle, isCancellation, patched, proxyActivities, setHandler,
   uuid4,
 } from '@temporalio/workflow';
-import type { createEsignActivities } from '../../activities/esign/esign.activities';
 import { BACKGROUND_ACTIVITY, TRANSITION_ACTIVITY } from '../lib/activity-options';
 import { checkTransition, isFinal, type MachineActor } from '../lib/machine';
 import { publishRecord } from '../lib/search-attributes';
@@ -11,11 +10,10 @@ import { waitForDeadline } from '../lib/sla';
 import { transitionFailure } from '../lib/transition-failure';
 import {
   createCeremonyUpdate, ESIGN_RECORD_TYPE, esignCompletedSignal, esignEndedSignal, esignStateQuery, esignTransitionUpdate, esignWorkflowId, RESEND_LIMIT, RESEND_TOO_SOON,
-  type EsignEndedSignal, type EsignNewData, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
+  type EsignActivities, type EsignEndedSignal, type EsignNewData, type EsignTransitionArgs, type EsignWorkflowInput, type EsignWorkflowState,
 } from './esign.contract';
 import { esignMachine, MAX_OTP_ATTEMPTS, MAX_OTP_SENDS, OTP_RESEND_INTERVAL_MS, SYSTEM_ROLE } from './esign.machine';
 
-type EsignActs = ReturnType<typeof createEsignActivities>;
 const NOT_FOUND = ['ESIGN_NOT_FOUND'];
 /**
  * The signer's steps: the signer is waiting, so they fail fast and the step can be tried again.
@@ -23,9 +21,9 @@ const NOT_FOUND = ['ESIGN_NOT_FOUND'];
  * contract, not a throughput path, and Temporal's time-skipping test server (the ceremony's
  * 24 h expiry tests) mishandles local activities racing its skipped timers.
  */
-const acts = proxyActivities<EsignActs>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
+const acts = proxyActivities<EsignActivities>({ ...TRANSITION_ACTIVITY, retry: { ...TRANSITION_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 /** The ceremony's end by expiry or cancellation: nobody waits, it rides out an outage. */
-const background = proxyActivities<EsignActs>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
+const background = proxyActivities<EsignActivities>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: NOT_FOUND } });
 
 const SYSTEM: MachineActor = { id: 'system', username: 'system', roles: [SYSTEM_ROLE] };
 

@@ -1,5 +1,5 @@
 import { Model, type RelationMappings } from 'objection';
-import { RecordsModel } from './records.model-base';
+import { CustomerRow } from './customer-row.model';
 import { CustomerVersion } from './customer-version.model';
 import { Documento } from './documento.model';
 import { Legame } from './legame.model';
@@ -10,50 +10,10 @@ const KEY = ['anagrafe.cod_azienda', 'anagrafe.cod_anagrafe'];
 const OWNER_LINKS = (q: { where: (column: string, value: string) => unknown }) => { q.where('legami.tipo', 'titolare_effettivo'); };
 
 /**
- * A subject of the registry (anagrafe): one real person or company of the tenant. The relation
- * mappings are the customer file's graph: its relationships through their roles, its links both
- * ways, its beneficial owners (links of tipo 'titolare_effettivo'), its documents and versions.
+ * A subject of the registry (anagrafe) with the customer file's graph as relation mappings: its
+ * relationships through their roles, its links both ways, its beneficial owners (links of tipo 'titolare_effettivo'), its documents and versions.
  */
-export class Customer extends RecordsModel {
-  static override tableName = 'anagrafe';
-  static override idColumn = ['cod_azienda', 'cod_anagrafe'];
-
-  static override dateColumns = ['data_nascita', 'ruolo_dal', 'ruolo_al'];
-
-  declare cod_anagrafe: string;
-  declare tipo_soggetto: string;
-  declare denominazione: string;
-  declare nome: string | null;
-  declare cognome: string | null;
-  declare codice_fiscale: string | null;
-  declare partita_iva: string | null;
-  declare codice_fiscale_estero: string | null;
-  declare paese_fiscale: string | null;
-  declare chiave_fiscale: string | null;
-  declare data_nascita: string | null;
-  declare luogo_nascita: string | null;
-  declare nazionalita: string | null;
-  declare paese_residenza: string | null;
-  declare indirizzo: Record<string, unknown> | null;
-  declare email: string | null;
-  declare telefono: string | null;
-  declare attivita: string | null;
-  declare pep: boolean;
-  declare classe_rischio: string | null;
-  declare punteggio_rischio: number | null;
-  declare stato: string;
-  declare ruolo: string;
-  declare onboarding_case_id: string | null;
-  declare dati: Record<string, unknown>;
-  declare versione: number;
-  declare created_by: string;
-  declare updated_by: string | null;
-  declare eliminato_at: Date | null;
-  declare eliminato_da: string | null;
-  declare motivo_eliminazione: string | null;
-  declare created_at: Date;
-  declare updated_at: Date;
-
+export class Customer extends CustomerRow {
   declare rapporti?: (Rapporto & { ruolo: string; dal: string; al: string | null })[];
   declare ruoli?: RapportoSoggetto[];
   declare legami_uscenti?: Legame[];

@@ -1,6 +1,6 @@
 import { Model, type RelationMappings } from 'objection';
 import { RecordsModel } from './records.model-base';
-import { Customer } from './customer.model';
+import { CustomerRow } from './customer-row.model';
 
 /**
  * A link between two subjects: from `cod_anagrafe_da` (the company, the represented) to
@@ -24,20 +24,20 @@ export class Legame extends RecordsModel {
   declare note: string | null;
   declare created_by: string;
   declare created_at: Date;
-  declare da?: Customer;
-  declare a?: Customer;
+  declare da?: CustomerRow;
+  declare a?: CustomerRow;
 
   static override get relationMappings(): RelationMappings {
     return {
       da: {
         relation: Model.BelongsToOneRelation,
-        modelClass: Customer,
+        modelClass: CustomerRow,
         join: { from: ['legami.cod_azienda', 'legami.cod_anagrafe_da'], to: ['anagrafe.cod_azienda', 'anagrafe.cod_anagrafe'] },
         modify: (q) => q.select('anagrafe.cod_azienda', 'anagrafe.cod_anagrafe', 'anagrafe.denominazione', 'anagrafe.tipo_soggetto', 'anagrafe.pep', 'anagrafe.stato'),
       },
       a: {
         relation: Model.BelongsToOneRelation,
-        modelClass: Customer,
+        modelClass: CustomerRow,
         join: { from: ['legami.cod_azienda', 'legami.cod_anagrafe_a'], to: ['anagrafe.cod_azienda', 'anagrafe.cod_anagrafe'] },
         modify: (q) => q.select('anagrafe.cod_azienda', 'anagrafe.cod_anagrafe', 'anagrafe.denominazione', 'anagrafe.tipo_soggetto', 'anagrafe.pep', 'anagrafe.stato'),
       },

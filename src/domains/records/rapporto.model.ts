@@ -1,6 +1,6 @@
 import { Model, type RelationMappings } from 'objection';
 import { RecordsModel } from './records.model-base';
-import { Customer } from './customer.model';
+import { CustomerRow } from './customer-row.model';
 import { RapportoSoggetto } from './rapporto-soggetto.model';
 
 /** A relationship (rapporto) with the tenant; `cod_anagrafe` is its first holder, the roles are in rapporti_soggetti. */
@@ -22,7 +22,7 @@ export class Rapporto extends RecordsModel {
   declare created_by: string;
   declare created_at: Date;
   declare updated_at: Date;
-  declare soggetti?: (Customer & { ruolo: string })[];
+  declare soggetti?: (CustomerRow & { ruolo: string })[];
   declare ruoli?: RapportoSoggetto[];
 
   static override get relationMappings(): RelationMappings {
@@ -30,7 +30,7 @@ export class Rapporto extends RecordsModel {
       /** The subjects with a role on the relationship, with the role. */
       soggetti: {
         relation: Model.ManyToManyRelation,
-        modelClass: Customer,
+        modelClass: CustomerRow,
         join: {
           from: ['rapporti.cod_azienda', 'rapporti.cod_rapporto'],
           through: {

@@ -1,4 +1,15 @@
-import type { ReceivedMail } from './dev-mail-server';
+/** A message the development server received, as the inbox shows and the API returns it. */
+export interface ReceivedMail {
+  seq: number;
+  messageId: string | null;
+  from: string;
+  /** Envelope recipients (lower case): where the message was actually delivered. */
+  to: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  receivedAt: string;
+}
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const when = (iso: string) => new Date(iso).toLocaleString('it-IT', { timeZone: 'Europe/Rome' });

@@ -2,20 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { inboxListHtml, inboxMessageHtml } from './dev-mail-inbox';
+import { inboxListHtml, inboxMessageHtml, type ReceivedMail } from './dev-mail-inbox';
 
-/** A message the development server received, as the inbox shows and the API returns it. */
-export interface ReceivedMail {
-  seq: number;
-  messageId: string | null;
-  from: string;
-  /** Envelope recipients (lower case): where the message was actually delivered. */
-  to: string[];
-  subject: string;
-  text: string;
-  html: string | null;
-  receivedAt: string;
-}
+export type { ReceivedMail } from './dev-mail-inbox';
 
 export interface DevMailServer {
   smtpPort: number;

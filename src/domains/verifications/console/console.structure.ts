@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { STRUCTURE_EDITORS, structureView } from '../structure';
+import { STRUCTURE_EDITORS } from '../structure/structure.roles';
+import { structureView } from '../structure/structure.view';
 
 /**
  * The corporate-structure section of a KYB's page: part ubo's partial views/verifiche/structure/section.njk

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { conflict, notFound, ValidationError } from '../../../http/errors';
 import { newRecordId } from '../../../kit/request-context';
 import { appendAudit } from '../../audit';
-import { getVerificationRow, type VerificationRow } from '../kyc-kyb';
+import { getVerificationRow, type VerificationRow } from '../kyc-kyb/verification.repo';
 import { TIPO_NODO_LABELS, type TipoNodo } from '../verifications.vocabulary';
 import { declaredOwners, discrepancies } from './structure.discrepancy';
 import { calculationById, structureEdges, structureNodes, toGraph, type CalculationRow, type EdgeRow, type NodeRow } from './structure.repo';

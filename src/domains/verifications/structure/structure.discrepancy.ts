@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { VerificationRow } from '../kyc-kyb';
+import type { VerificationRow } from '../kyc-kyb/verification.repo';
 import type { Discrepancy } from './structure.repo';
 import { pct } from './ubo.labels';
 import type { UboOwner } from './ubo.types';
