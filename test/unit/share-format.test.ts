@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { Fraction } from '../../src/domains/verifications/structure/fraction';
+import { computeUbo } from '../../src/domains/verifications/structure/ubo.engine';
 import { quota } from '../../src/http/share-format';
 import { createViews } from '../../src/http/views';
+import { G } from './ubo.fixture';
 
 /**
  * The one share formatter (src/http/share-format.ts): Italian decimals, and a share a hair off the
@@ -46,4 +48,16 @@ describe('share formatter: a share near the threshold never reads as the thresho
     assert.equal(env.renderString('{{ 25.0000125 | quota }} {{ v | quota(soglia=30) }} {{ n | quota(vuoto="n.d.") }}', { v: 29.99999, n: null }), '25,0000125% 29,99999% n.d.');
   });
 
+  it('the engine\'s owners, paths and texts: 66,6667% × 37,5% is an owner at 25,0000125%, 66,6666% × 37,5% is not one at 24,999975%', () => {
+    const g = new G().root('R').person('P', 'Q', 'Z').entity('A').entity('B')
+      .holds('P', 'A', 66.6667).holds('A', 'R', 37.5).holds('Q', 'B', 66.6666).holds('B', 'R', 37.5).holds('Z', 'R', 25);
+    const r = computeUbo(g.graph, { soglia: 25 });
+    const p = r.moltiplicativo.titolari.find((o) => o.nodo_id === 'P')!;
+    assert.equal(p.percentuale, 25, 'the number is rounded to 4 decimals...');
+    assert.equal(p.frazione, '2000001/8000000', '...the fraction is exact');
+    assert.match(p.motivi[0]!.spiegazione, /Quota effettiva del 25,0000125% di R: .*= 25,0000125%, oltre la soglia del 25%\./);
+    assert.ok(!r.moltiplicativo.titolari.some((o) => o.nodo_id === 'Q' || o.nodo_id === 'Z'), 'below, and exactly at, the threshold: not owners');
+    const q = r.differenze.find((d) => d.nodo_id === 'Q')!;
+    assert.match(q.spiegazione, /quota effettiva è 24,999975%, non superiore alla soglia del 25%/);
+  });
 });
