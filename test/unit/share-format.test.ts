@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Fraction } from '../../src/domains/verifications/structure/fraction';
 import { computeUbo } from '../../src/domains/verifications/structure/ubo.engine';
+import { valueText } from '../../src/domains/verifications/console/console.declared';
 import { quota } from '../../src/http/share-format';
 import { createViews } from '../../src/http/views';
 import { G } from './ubo.fixture';
@@ -41,6 +42,12 @@ describe('share formatter: a share near the threshold never reads as the thresho
   it('guards the threshold it is given: the calculation\'s own', () => {
     assert.equal(quota(30.00001, 30), '30,00001%');
     assert.equal(quota(25.00001, 30), '25%', 'far from a threshold of 30, four decimals are enough');
+  });
+
+  it('declared shares too: the KYB page\'s declared owners read 25,001%, not 25%', () => {
+    assert.equal(valueText('percentuale', 25.001), '25,001%');
+    assert.equal(valueText('percentuale', '24.9999'), '24,9999%');
+    assert.equal(valueText('percentuale', 60), '60%');
   });
 
   it('is the "quota" filter of the pages', () => {
