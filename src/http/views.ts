@@ -2,6 +2,7 @@ import nunjucks from 'nunjucks';
 import { join } from 'node:path';
 import { projectRoot } from '../config';
 import { jsonForScript } from './json-script';
+import { quota } from './share-format';
 import { data, dataora, durata, etichetta, importo, numero, percentuale } from './format';
 
 /** Nunjucks keyword arguments arrive as a last object argument: numero(vuoto='0'). */
@@ -45,6 +46,10 @@ export function createViews(): nunjucks.Environment {
   env.addFilter('percentuale', (v: unknown, ...rest: unknown[]) => {
     const [a, k] = kw(rest);
     return percentuale(v, int(k.decimali ?? a[0]) ?? 0, Boolean(k.frazione ?? a[1]), str(k.vuoto ?? a[2]));
+  });
+  env.addFilter('quota', (v: unknown, ...rest: unknown[]) => {
+    const [a, k] = kw(rest);
+    return quota(v, int(k.soglia ?? a[0]), str(k.vuoto ?? a[1]));
   });
   env.addFilter('etichetta', (v: unknown, ...rest: unknown[]) => {
     const [a, k] = kw(rest);

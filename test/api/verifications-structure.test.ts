@@ -161,6 +161,44 @@ describe('verifications: corporate structure and beneficial owners', function ()
     for (const a of ['verifica.struttura_nodo', 'verifica.struttura_arco', 'verifica.calcola_ubo']) assert.ok(actions.includes(a), a);
   });
 
+  it('calcola-ubo: nobody by ownership or control and no representative recorded is a warning naming the customer, answered and stored', async () => {
+    await env.ownerDb('anagrafe').insert({
+      cod_azienda: tenant, cod_anagrafe: 'ANA-UBO004', tipo_soggetto: 'societa', denominazione: 'Senza Legali S.r.l.', codice_fiscale: '09876543210', nazionalita: 'IT', paese_residenza: 'IT', created_by: 'test',
+    });
+    const b = await analyst.post('/api/v1/kyb/verifiche', { cod_anagrafe: 'ANA-UBO004' });
+    assert.equal(b.status, 201, b.text);
+    const url = `/api/v1/kyb/verifiche/${b.body.cod_verifica}/struttura`;
+    const root = (await viewer.get(url)).body.nodi.find((n: { radice: boolean }) => n.radice).id;
+    const node = async (denominazione: string) => (await analyst.post(`${url}/nodi`, { tipo: 'persona_fisica', denominazione })).body.id as string;
+    const [a, c, legale] = [await node('Anna Venti'), await node('Carlo Venti'), await node('Lia Legale')];
+    for (const da of [a, c]) assert.equal((await analyst.post(`${url}/archi`, { da_nodo_id: da, a_nodo_id: root, tipo: 'partecipazione', percentuale: 20 })).status, 201);
+
+    let r = await analyst.post(`${url}/calcola-ubo`, {});
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body.risultato.italiano.titolari, []);
+    assert.equal(r.body.risultato.avvisi.length, 1);
+    const w = r.body.risultato.avvisi[0];
+    assert.equal(w.codice, 'rappresentanti_mancanti');
+    assert.deepEqual(w.metodi, ['italiano', 'moltiplicativo']);
+    assert.deepEqual(w.soggetti.map((s: Record<string, unknown>) => [s.nodo_id, s.denominazione, s.cod_anagrafe, s.codice_fiscale, s.cliente]),
+      [[root, 'Senza Legali S.r.l.', 'ANA-UBO004', '09876543210', true]]);
+    assert.match(w.soggetti[0].messaggio, /^Senza Legali S\.r\.l\. \(anagrafe ANA-UBO004, codice fiscale 09876543210\): nessun legale rappresentante/);
+    // Stored with the result: the structure's latest calculation and the row say the same.
+    assert.deepEqual((await viewer.get(url)).body.calcolo.risultato.avvisi, r.body.risultato.avvisi);
+    const row = await env.ownerDb('strutture_calcoli').where({ cod_azienda: tenant, id: r.body.id }).first();
+    assert.equal(row.risultato.avvisi[0].soggetti[0].cod_anagrafe, 'ANA-UBO004');
+    const page = await analyst.get(`/admin/kyb/${b.body.cod_verifica}`, { accept: 'text/html' });
+    assert.match(page.text, /data-avviso="rappresentanti_mancanti"[\s\S]*Mancano i legali rappresentanti o gli amministratori[\s\S]*Senza Legali S\.r\.l\. \(anagrafe ANA-UBO004, codice fiscale 09876543210\)/);
+
+    // With the legal representative recorded, the residual criterion names her and the warning is gone.
+    assert.equal((await analyst.post(`${url}/archi`, { da_nodo_id: legale, a_nodo_id: root, tipo: 'rappresentante_legale' })).status, 201);
+    r = await analyst.post(`${url}/calcola-ubo`, {});
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.risultato.italiano.criterio, 'residuale');
+    assert.deepEqual(r.body.risultato.italiano.titolari.map((o: { denominazione: string }) => o.denominazione), ['Lia Legale']);
+    assert.deepEqual(r.body.risultato.avvisi, []);
+  });
+
   it('seedStructure: the customer and the declared owners as nodes, no edge taken from the declaration; twice changes nothing', async () => {
     const b = await analyst.post('/api/v1/kyb/verifiche', { cod_anagrafe: 'ANA-UBO003' });
     assert.equal(b.status, 201, b.text);

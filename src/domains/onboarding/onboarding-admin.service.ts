@@ -11,6 +11,7 @@ import {
 } from '../../../workflows/onboarding/onboarding.machine';
 import { appendAudit, CHAIN_ORDER } from '../audit';
 import { isUuid } from '../../kit/ids';
+import { quota } from '../../http/share-format';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { countryName, EU_HIGH_RISK } from './countries';
 import { DocumentStore } from './document-store';
@@ -255,7 +256,7 @@ function formatValue(key: string, v: unknown): string {
   if (VALORE_LABELS[key]?.[s]) return VALORE_LABELS[key][s];
   if (COUNTRY_FIELDS.has(key) && /^[A-Z]{2}$/.test(s)) return `${countryName(s)} (${s})`;
   if (DATE.test(s)) return s.split('-').reverse().join('/');
-  if (key === 'percentuale') return `${s.replace('.', ',')}%`;
+  if (key === 'percentuale') return /^\d+([.,]\d+)?$/.test(s) ? quota(s) : `${s}%`;
   return s;
 }
 

@@ -1,4 +1,5 @@
 import type { SubjectType } from '../../../workflows/onboarding/onboarding.contract';
+import { quota } from '../../http/share-format';
 import { countryName } from './countries';
 import { cddAnswerLabel, cddSchemaFor, isKnownCddVersion } from './onboarding.cdd-schema';
 import { DOCUMENT_TYPES } from './onboarding.schemas';
@@ -147,7 +148,7 @@ function ownersSection(w: ReturnType<typeof writer>, i: SigningInput) {
   w.h2('Titolari effettivi (art. 20 d.lgs. 231/2007)');
   if (!owners.length) w.para('Nessun titolare effettivo indicato.');
   for (const o of owners) {
-    w.para(`${person(o) || '—'}: ${CONTROLLO[String(o.tipo_controllo)] ?? s(o.tipo_controllo)}, ${s(o.percentuale)}%; nato/a il ${s(o.data_nascita)}; `
+    w.para(`${person(o) || '—'}: ${CONTROLLO[String(o.tipo_controllo)] ?? s(o.tipo_controllo)}, ${quota(o.percentuale)}; nato/a il ${s(o.data_nascita)}; `
       + `nazionalità ${paese(o.nazionalita)}, residenza ${paese(o.paese_residenza)}; codice fiscale ${s(o.codice_fiscale)}; `
       + `persona politicamente esposta: ${yes(o.pep) ? `sì (${s(o.pep_dettaglio)})` : 'no'}.`);
   }

@@ -1,3 +1,4 @@
+import { quota } from '../../http/share-format';
 import { dotToInlineSvg, DIAGRAM_STYLE } from '../../http/state-diagram';
 import { labelOf, RAPPORTO_TIPO_LABELS, RUOLO_RAPPORTO_LABELS, TIPO_CONTROLLO_LABELS, TIPO_LEGAME_LABELS } from './anagrafe.labels';
 import type { CustomerLink, CustomerRelationship } from './anagrafe.read';
@@ -10,7 +11,7 @@ import type { CustomerLink, CustomerRelationship } from './anagrafe.read';
  */
 
 const quote = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-const pct = (v: string | number | null) => (v === null || v === undefined ? '' : ` ${Number(v).toLocaleString('it-IT', { maximumFractionDigits: 2 })}%`);
+const pct = (v: string | number | null) => (v === null || v === undefined ? '' : ` ${quota(v)}`);
 
 export interface GraphCustomer { cod_anagrafe: string; denominazione: string; tipo_soggetto: string }
 

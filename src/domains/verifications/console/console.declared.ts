@@ -1,3 +1,4 @@
+import { quota } from '../../../http/share-format';
 import { countryName } from '../../onboarding';
 import { FORMA_GIURIDICA_LABELS } from '../verifications.vocabulary';
 import { DICHIARATI_LABELS, PROFILO_LABELS } from './console.labels';
@@ -39,7 +40,8 @@ const rank = (k: string) => { const i = KEY_ORDER.indexOf(k); return i < 0 ? KEY
 export function valueText(key: string, v: unknown): string {
   if (v === undefined || v === null || v === '') return '—';
   if (typeof v === 'boolean') return v ? 'Sì' : 'No';
-  if (typeof v === 'number') return key === 'percentuale' ? `${numberIt.format(v)}%` : numberIt.format(v);
+  // A declared share goes through the one share formatter: 25.001 must not read "25%".
+  if (typeof v === 'number') return key === 'percentuale' ? quota(v) : numberIt.format(v);
   if (Array.isArray(v)) return v.length ? v.map((x) => valueText(key, x)).join(', ') : '—';
   if (isObject(v) && addressText(v)) return addressText(v)!;
   if (isObject(v)) return Object.entries(v).filter(([, x]) => x !== undefined && x !== null && x !== '').map(([k, x]) => `${labelOfKey(k)}: ${valueText(k, x)}`).join('; ') || '—';
@@ -49,7 +51,7 @@ export function valueText(key: string, v: unknown): string {
   if (key === 'forma_giuridica' && s in FORMA_GIURIDICA_LABELS) return FORMA_GIURIDICA_LABELS[s as keyof typeof FORMA_GIURIDICA_LABELS];
   const last = key.split('.').pop()!;
   if ((COUNTRY_KEYS.has(key) || COUNTRY_KEYS.has(last)) && /^[A-Z]{2}$/.test(s)) return `${countryName(s)} (${s})`;
-  if (key === 'percentuale' && /^\d+([.,]\d+)?$/.test(s)) return `${s.replace('.', ',')}%`;
+  if (key === 'percentuale' && /^\d+([.,]\d+)?$/.test(s)) return quota(s);
   return s;
 }
 

@@ -18,6 +18,12 @@ export class Fraction {
   static readonly ZERO = new Fraction(0n);
   static readonly ONE = new Fraction(1n);
 
+  /** The text toString gives back ("15/22", "1"): a stored result's exact share, for display. */
+  static parse(text: string | null | undefined): Fraction | undefined {
+    const m = /^(-?\d+)(?:\/(\d+))?$/.exec(text?.trim() ?? '');
+    return m && m[2] !== '0' ? new Fraction(BigInt(m[1]!), BigInt(m[2] ?? 1)) : undefined;
+  }
+
   /** A percentage with at most 4 decimals (the columns are numeric(7,4)) as a fraction of 1: 25.5 → 51/200. */
   static fromPercent(p: number): Fraction {
     return new Fraction(BigInt(Math.round(p * 10_000)), 1_000_000n);

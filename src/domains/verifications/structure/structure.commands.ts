@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { conflict, notFound, ValidationError } from '../../../http/errors';
+import { quota } from '../../../http/share-format';
 import { newRecordId } from '../../../kit/request-context';
 import { appendAudit } from '../../audit';
 import { getVerificationRow, type VerificationRow } from '../kyc-kyb/verification.repo';
@@ -8,7 +9,6 @@ import { declaredOwners, discrepancies } from './structure.discrepancy';
 import { calculationById, structureEdges, structureNodes, toGraph, type CalculationRow, type EdgeRow, type NodeRow } from './structure.repo';
 import type { CreateEdgeBody, CreateNodeBody } from './structure.schemas';
 import { computeUbo } from './ubo.engine';
-import { pct } from './ubo.labels';
 import { UboInputError } from './ubo.types';
 
 /** Who changes a structure: the user's id goes into created_by, the username into the audit trail. */
@@ -151,10 +151,10 @@ export async function addEdge(trx: Knex.Transaction, codAzienda: string, actor: 
     const capitale = Number(held.capitale);
     const voti = Number(held.voti);
     if (Math.round((capitale + body.percentuale!) * 10_000) > 1_000_000) {
-      throw field('percentuale', `Le partecipazioni in ${target.denominazione} supererebbero il 100% del capitale (già registrato ${pct(capitale)})`);
+      throw field('percentuale', `Le partecipazioni in ${target.denominazione} supererebbero il 100% del capitale (già registrato ${quota(capitale, 100)})`);
     }
     if (Math.round((voti + (body.percentuale_voti ?? body.percentuale!)) * 10_000) > 1_000_000) {
-      throw field('percentuale_voti', `I diritti di voto in ${target.denominazione} supererebbero il 100% (già registrato ${pct(voti)})`);
+      throw field('percentuale_voti', `I diritti di voto in ${target.denominazione} supererebbero il 100% (già registrato ${quota(voti, 100)})`);
     }
   }
   const id = newRecordId();
@@ -199,7 +199,7 @@ export async function calculateUbo(trx: Knex.Transaction, codAzienda: string, ac
     data: {
       cod_verifica: v.cod_verifica, calcolo_id: id, soglia, criterio: risultato.italiano.criterio,
       titolari: risultato.italiano.titolari.map((o) => o.denominazione), titolari_moltiplicativo: risultato.moltiplicativo.titolari.map((o) => o.denominazione),
-      differenze_metodi: risultato.differenze.length, discrepanze: diff.length,
+      differenze_metodi: risultato.differenze.length, discrepanze: diff.length, avvisi: (risultato.avvisi ?? []).map((w) => w.codice),
     },
   });
   return { ...(await calculationById(trx, codAzienda, id))!, discrepanza_ubo: diff.length > 0 };

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import { quota } from '../../../http/share-format';
 import type { VerificationRow } from '../kyc-kyb/verification.repo';
+import { Fraction } from './fraction';
 import type { Discrepancy } from './structure.repo';
-import { pct } from './ubo.labels';
 import type { UboOwner } from './ubo.types';
 
 /** An owner the customer declared: at onboarding (dati_dichiarati.titolari) or as a beneficial-owner link of its record. */
@@ -52,7 +53,7 @@ export function discrepancies(declared: DeclaredOwner[], computed: UboOwner[]): 
     } else if (d.percentuale !== null && c.percentuale !== null && Math.abs(d.percentuale - c.percentuale) > 0.5) {
       out.push({
         tipo: 'quota', denominazione: c.denominazione, codice_fiscale: c.codice_fiscale, dichiarata: d.percentuale, calcolata: c.percentuale,
-        messaggio: `${c.denominazione}: quota dichiarata ${pct(d.percentuale)}, risultante dalla struttura ${pct(c.percentuale)}`,
+        messaggio: `${c.denominazione}: quota dichiarata ${quota(d.percentuale)}, risultante dalla struttura ${quota(Fraction.parse(c.frazione) ?? c.percentuale)}`,
       });
     }
   }

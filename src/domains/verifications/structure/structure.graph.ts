@@ -1,7 +1,7 @@
 import { dotToInlineSvg, DIAGRAM_STYLE } from '../../../http/state-diagram';
 import { TIPO_ARCO_LABELS, TIPO_NODO_LABELS, type TipoNodo } from '../verifications.vocabulary';
 import type { EdgeRow, NodeRow } from './structure.repo';
-import { pct } from './ubo.labels';
+import { quota } from '../../../http/share-format';
 
 /**
  * The structure drawn with Graphviz on the server (as the customer file's graph): owners above,
@@ -33,7 +33,7 @@ export function structureDot(nodes: NodeRow[], edges: EdgeRow[], owners: Set<str
   }
   for (const e of edges) {
     const label = e.tipo === 'partecipazione'
-      ? `${pct(e.percentuale)}${e.percentuale_voti !== null ? `\nvoti ${pct(e.percentuale_voti)}` : ''}`
+      ? `${quota(e.percentuale)}${e.percentuale_voti !== null ? `\nvoti ${quota(e.percentuale_voti)}` : ''}`
       : TIPO_ARCO_LABELS[e.tipo];
     const style = e.tipo === 'partecipazione' ? 'solid' : ['controllo_maggioranza_voti', 'influenza_dominante', 'controllo_contrattuale'].includes(e.tipo) ? 'dashed' : 'dotted';
     const [da, a] = [key.get(e.da_nodo_id), key.get(e.a_nodo_id)];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { testo, testoOpzionale } from '../../../http/text-field';
 import { TIPI_ARCO, TIPI_NODO } from '../verifications.vocabulary';
+import { UBO_WARNING_CODES } from './ubo.types';
 
 /**
  * The structure's request and response bodies (API and pages share them). Percentages are numbers
@@ -61,8 +62,18 @@ const edgeSchema = z.object({
   note: z.string().nullable(), created_by: z.string(), created_at: z.string(),
 });
 const discrepancySchema = z.object({ tipo: z.string(), denominazione: z.string(), codice_fiscale: z.string().nullable(), messaggio: z.string() }).loose();
+/** A gap that leaves the owners incomplete (ubo.warnings.ts): its code, the methods affected, each entity concerned. */
+const warningSchema = z.object({
+  codice: z.enum(UBO_WARNING_CODES), metodi: z.array(z.enum(['italiano', 'moltiplicativo'])), riferimento: z.string(), messaggio: z.string(),
+  soggetti: z.array(z.object({
+    nodo_id: z.string(), denominazione: z.string(), tipo: z.enum(TIPI_NODO), codice_fiscale: z.string().nullable(), cod_anagrafe: z.string().nullable(),
+    cliente: z.boolean(), ruoli: z.array(z.enum(['rappresentante_legale', 'amministratore', 'direttore'])), messaggio: z.string(),
+  })),
+});
+/** The engine's result as stored (ubo.types UboResult); `avvisi` is declared, absent in results stored before it existed. */
+const resultSchema = z.object({ avvisi: z.array(warningSchema).optional() }).loose();
 const calculationSchema = z.object({
-  id: z.string(), soglia: z.number(), risultato: z.record(z.string(), z.unknown()), discrepanze: z.array(discrepancySchema), nodi: z.number(), archi: z.number(),
+  id: z.string(), soglia: z.number(), risultato: resultSchema, discrepanze: z.array(discrepancySchema), nodi: z.number(), archi: z.number(),
   created_by: z.string(), created_at: z.string(),
 });
 

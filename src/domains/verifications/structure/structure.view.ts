@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { quota } from '../../../http/share-format';
 import type { VerificationRow } from '../kyc-kyb';
 import { TIPI_ARCO, TIPI_NODO, TIPO_ARCO_LABELS, TIPO_NODO_LABELS } from '../verifications.vocabulary';
+import { Fraction } from './fraction';
 import { structureSvg } from './structure.graph';
 import { latestCalculation, structureEdges, structureNodes, type CalculationRow } from './structure.repo';
-import { pct, UBO_CRITERION_LABELS, UBO_RULE_LABELS } from './ubo.labels';
-import type { UboMethodResult } from './ubo.types';
+import { UBO_CRITERION_LABELS, UBO_RULE_LABELS, UBO_WARNING_LABELS } from './ubo.labels';
+import type { UboMethodResult, UboWarning } from './ubo.types';
 
 /** The structure as the API answers it. */
 export async function structureData(trx: Knex.Transaction, codAzienda: string, v: VerificationRow) {
@@ -15,29 +17,43 @@ export async function structureData(trx: Knex.Transaction, codAzienda: string, v
   return { cod_verifica: v.cod_verifica, nodi, archi, calcolo: calcolo ?? null, discrepanza_ubo: v.discrepanza_ubo, discrepanze_ubo: (v.discrepanze_ubo ?? []) as never[] };
 }
 
+/**
+ * A stored share as shown: from its exact fraction when the result kept one (the rounded number
+ * could read 25% for 25,0000125%), through the one share formatter, against the calculation's threshold.
+ */
+const share = (percentuale: number | null, frazione: string | null | undefined, soglia: number) =>
+  (percentuale === null ? null : quota(Fraction.parse(frazione) ?? percentuale, soglia));
+
 /** A method's owners as the page's table reads them: rules in Italian, figures formatted, paths as text. */
-function ownersTable(m: UboMethodResult) {
+function ownersTable(m: UboMethodResult, soglia: number) {
   return {
     criterio: UBO_CRITERION_LABELS[m.criterio],
     note: m.note,
     titolari: m.titolari.map((o) => ({
-      nodo_id: o.nodo_id, denominazione: o.denominazione, codice_fiscale: o.codice_fiscale, percentuale: o.percentuale === null ? null : pct(o.percentuale),
+      nodo_id: o.nodo_id, denominazione: o.denominazione, codice_fiscale: o.codice_fiscale,
+      // A result stored before owners kept their fraction: the ownership reason has it.
+      percentuale: share(o.percentuale, o.frazione ?? o.motivi.find((r) => r.percentuale === o.percentuale && r.frazione)?.frazione, soglia),
       motivi: o.motivi.map((r) => ({
         regola: UBO_RULE_LABELS[r.regola], riferimento: r.riferimento, spiegazione: r.spiegazione, frazione: r.frazione,
-        percorsi: r.percorsi.map((p) => ({ nodi: p.nodi.join(' → '), testo: p.testo, percentuale: p.percentuale === null ? null : pct(p.percentuale), frazione: p.frazione })),
+        percorsi: r.percorsi.map((p) => ({ nodi: p.nodi.join(' → '), testo: p.testo, percentuale: share(p.percentuale, p.frazione, soglia), frazione: p.frazione })),
       })),
     })),
   };
 }
 
+/** A structured warning as the page reads it: its title, its sentence, and each entity concerned. */
+const warningView = (w: UboWarning) => ({ codice: w.codice, titolo: UBO_WARNING_LABELS[w.codice], messaggio: w.messaggio, riferimento: w.riferimento, soggetti: w.soggetti });
+
 function calculationView(c: CalculationRow) {
   const r = c.risultato;
   return {
-    soglia: pct(c.soglia), created_at: c.created_at, created_by: c.created_by, nodi: c.nodi, archi: c.archi,
-    italiano: ownersTable(r.italiano), moltiplicativo: ownersTable(r.moltiplicativo),
+    soglia: quota(c.soglia), created_at: c.created_at, created_by: c.created_by, nodi: c.nodi, archi: c.archi,
+    italiano: ownersTable(r.italiano, c.soglia), moltiplicativo: ownersTable(r.moltiplicativo, c.soglia),
     differenze: r.differenze,
-    quote: r.quote.map((q) => ({ denominazione: q.denominazione, italiano: pct(q.italiano), moltiplicativo: pct(q.moltiplicativo), frazione: q.moltiplicativo_frazione })),
-    avvertenze: r.avvertenze, discrepanze: c.discrepanze,
+    quote: r.quote.map((q) => ({
+      denominazione: q.denominazione, italiano: quota(q.italiano, c.soglia), moltiplicativo: share(q.moltiplicativo, q.moltiplicativo_frazione, c.soglia), frazione: q.moltiplicativo_frazione,
+    })),
+    avvertenze: r.avvertenze, avvisi: (r.avvisi ?? []).map(warningView), discrepanze: c.discrepanze,
   };
 }
 
@@ -65,7 +81,7 @@ export async function structureView(trx: Knex.Transaction, codAzienda: string, v
     nodi: nodes.map((n) => ({ ...n, tipoLabel: TIPO_NODO_LABELS[n.tipo] })),
     archi: edges.map((e) => ({
       ...e, da: name.get(e.da_nodo_id) ?? '', a: name.get(e.a_nodo_id) ?? '', tipoLabel: TIPO_ARCO_LABELS[e.tipo],
-      percentualeLabel: e.percentuale === null ? '' : pct(e.percentuale), votiLabel: e.percentuale_voti === null ? '' : pct(e.percentuale_voti),
+      percentualeLabel: e.percentuale === null ? '' : quota(e.percentuale), votiLabel: e.percentuale_voti === null ? '' : quota(e.percentuale_voti),
     })),
     svg: nodes.length ? await structureSvg(nodes, edges, owners) : null,
     description: `Struttura societaria di ${nodes.find((n) => n.radice)?.denominazione ?? v.cod_verifica}: ${nodes.length} ${nodes.length === 1 ? 'soggetto' : 'soggetti'}, ${edges.length} ${edges.length === 1 ? 'legame' : 'legami'}.`,

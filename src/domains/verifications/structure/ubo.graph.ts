@@ -1,6 +1,6 @@
+import { quota } from '../../../http/share-format';
 import { Fraction } from './fraction';
 import type { StructureEdge, StructureGraph, StructureNode, UboRule } from './ubo.types';
-import { pct } from './ubo.labels';
 
 /** The structure indexed for the engine: nodes by id, edges by their target and source. */
 export interface IndexedGraph {
@@ -103,8 +103,8 @@ export function stepText(g: IndexedGraph, s: ControlStep, personId: string): str
   switch (s.regola) {
     case 'controllo_maggioranza_voti': {
       if (s.voti === null) return `${who} controlla ${x} con la maggioranza dei voti (accordo o patto registrato)`;
-      const parts = s.archi.length > 1 ? ` = ${s.archi.map((e) => `${pct(votesOf(e))} di ${g.node(e.da).denominazione}`).join(' + ')}` : '';
-      return `${who} controlla ${x} con la maggioranza dei voti (${pct(s.voti)}${parts})`;
+      const parts = s.archi.length > 1 ? ` = ${s.archi.map((e) => `${quota(votesOf(e))} di ${g.node(e.da).denominazione}`).join(' + ')}` : '';
+      return `${who} controlla ${x} con la maggioranza dei voti (${quota(s.voti)}${parts})`;
     }
     case 'influenza_dominante': return `${who} esercita un'influenza dominante su ${x}`;
     case 'controllo_contrattuale': return `${who} controlla ${x} per vincoli contrattuali`;

@@ -1,6 +1,6 @@
+import { quota } from '../../../http/share-format';
 import { Fraction } from './fraction';
 import { chainTo, isPerson, type ControlStep, type IndexedGraph } from './ubo.graph';
-import { pct } from './ubo.labels';
 import { OwnerSet, path, reason } from './ubo.tiers';
 import type { UboPath } from './ubo.types';
 
@@ -26,25 +26,22 @@ export function italianOwnership(g: IndexedGraph, controls: Map<string, Map<stri
       const share = e.percentuale ?? 0;
       if (e.da === p.id) {
         direct = direct.add(Fraction.fromPercent(share));
-        percorsi.push(path(g, p.id, [], e, `${p.denominazione} detiene direttamente il ${pct(share)} di ${g.root.denominazione}`, share));
+        percorsi.push(path(g, p.id, [], e, `${p.denominazione} detiene direttamente il ${quota(share, soglia)} di ${g.root.denominazione}`, share));
       } else if (ctrl.has(e.da)) {
         indirect = indirect.add(Fraction.fromPercent(share));
         percorsi.push(path(g, p.id, chainTo(ctrl, p.id, e.da), e,
-          `${g.node(e.da).denominazione} detiene il ${pct(share)} di ${g.root.denominazione}, computato per intero`, share));
+          `${g.node(e.da).denominazione} detiene il ${quota(share, soglia)} di ${g.root.denominazione}, computato per intero`, share));
       }
     }
     const total = direct.add(indirect);
     quote.set(p.id, total.toPercent());
     if (total.cmp(threshold) <= 0) continue;
-    const d = direct.toPercent();
-    const i = indirect.toPercent();
-    const t = total.toPercent();
     const regola = direct.cmp(threshold) > 0 || indirect.isZero() ? 'proprieta_diretta' : 'proprieta_indiretta';
     const spiegazione = indirect.isZero()
-      ? `Detiene direttamente il ${pct(t)} del capitale di ${g.root.denominazione}, oltre la soglia del ${pct(soglia)}.`
-      : `Detiene il ${pct(t)} del capitale di ${g.root.denominazione}: ${pct(d)} direttamente e ${pct(i)} tramite entità che controlla `
-        + `(le loro quote si computano per intero), oltre la soglia del ${pct(soglia)}.`;
-    owners.add(p.id, reason(regola, spiegazione, percorsi, t), t);
+      ? `Detiene direttamente il ${quota(total, soglia)} del capitale di ${g.root.denominazione}, oltre la soglia del ${quota(soglia)}.`
+      : `Detiene il ${quota(total, soglia)} del capitale di ${g.root.denominazione}: ${quota(direct, soglia)} direttamente e ${quota(indirect, soglia)} tramite entità che controlla `
+        + `(le loro quote si computano per intero), oltre la soglia del ${quota(soglia)}.`;
+    owners.add(p.id, reason(regola, spiegazione, percorsi, total.toPercent()), total);
   }
   return { owners, quote, note: uncontrolledHolders(g, controls, soglia) };
 }
@@ -56,7 +53,7 @@ function uncontrolledHolders(g: IndexedGraph, controls: Map<string, Map<string, 
     const h = g.node(e.da);
     if (e.tipo !== 'partecipazione' || isPerson(h) || (e.percentuale ?? 0) <= soglia) continue;
     if ([...controls.values()].some((c) => c.has(h.id))) continue;
-    const share = `${h.denominazione} detiene il ${pct(e.percentuale)} di ${g.root.denominazione}`;
+    const share = `${h.denominazione} detiene il ${quota(e.percentuale, soglia)} di ${g.root.denominazione}`;
     if (h.tipo === 'ente_pubblico') notes.push(`${share}: è un ente pubblico, la quota non è riconducibile a persone fisiche.`);
     else if (h.tipo === 'societa_quotata') notes.push(`${share}: è una società quotata che nessuna persona fisica registrata controlla (azionariato diffuso); la quota non è attribuita.`);
     else notes.push(`${share} ma nessuna persona fisica la controlla (art. 2359, comma 1 c.c.): con il metodo italiano la quota non è attribuita ad alcuno.`);

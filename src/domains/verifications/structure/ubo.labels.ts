@@ -1,4 +1,4 @@
-import type { UboCriterion, UboRule } from './ubo.types';
+import type { UboCriterion, UboRule, UboWarningCode } from './ubo.types';
 
 /** The rules' Italian names and legal references, shown with each owner and in docs/ubo.md. */
 export const UBO_RULE_LABELS: Record<UboRule, string> = {
@@ -36,7 +36,7 @@ export const UBO_CRITERION_LABELS: Record<UboCriterion, string> = {
   trust: 'Trust e istituti affini (art. 22, comma 5)', nessuno: 'Nessun titolare effettivo individuato',
 };
 
-/** "25,5%" — Italian decimals, at most 4 of them. */
-export function pct(v: number | null | undefined): string {
-  return v === null || v === undefined ? '' : `${v.toLocaleString('it-IT', { maximumFractionDigits: 4 })}%`;
-}
+/** The title of each structured warning on the page. */
+export const UBO_WARNING_LABELS: Record<UboWarningCode, string> = {
+  rappresentanti_mancanti: 'Mancano i legali rappresentanti o gli amministratori',
+};

@@ -1,6 +1,7 @@
+import { quota } from '../../../http/share-format';
 import { Fraction, solveExact } from './fraction';
 import { chainTo, isPerson, trustRoleRule, type ControlStep, type IndexedGraph } from './ubo.graph';
-import { MULTIPLICATIVE_REFERENCE, pct, UBO_RULE_LABELS } from './ubo.labels';
+import { MULTIPLICATIVE_REFERENCE, UBO_RULE_LABELS } from './ubo.labels';
 import { OwnerSet, path, reason } from './ubo.tiers';
 import type { StructureEdge, UboPath } from './ubo.types';
 
@@ -87,7 +88,7 @@ export function multiplicativeOwnership(g: IndexedGraph, controls: Map<string, M
   }
   const cycles = shareCycles(g);
   for (const c of cycles) {
-    note.push(`Partecipazione incrociata ${c.nodes.map(name).join(' → ')} (${pct(c.product.toPercent())}): i percorsi che la ripercorrono sono sommati esattamente (serie geometrica, (I − A)⁻¹), senza tagliare il ciclo.`);
+    note.push(`Partecipazione incrociata ${c.nodes.map(name).join(' → ')} (${quota(c.product, soglia)}): i percorsi che la ripercorrono sono sommati esattamente (serie geometrica, (I − A)⁻¹), senza tagliare il ciclo.`);
   }
   for (const p of g.nodes.filter(isPerson)) {
     const x = shares.get(p.id) ?? Fraction.ZERO;
@@ -97,17 +98,17 @@ export function multiplicativeOwnership(g: IndexedGraph, controls: Map<string, M
     const viaCycles = x.sub(simple);
     const percorsi: UboPath[] = paths.map((q) => ({
       archi: q.edges.map((e) => e.id), nodi: [p.denominazione, ...q.edges.map((e) => name(e.a))],
-      testo: q.edges.map((e) => `${name(e.da)} detiene il ${pct(e.percentuale)} di ${name(e.a)}`).join('; ')
-        + (q.edges.length > 1 ? ` — prodotto ${q.edges.map((e) => pct(e.percentuale)).join(' × ')} = ${pct(q.product.toPercent())}` : ''),
+      testo: q.edges.map((e) => `${name(e.da)} detiene il ${quota(e.percentuale, soglia)} di ${name(e.a)}`).join('; ')
+        + (q.edges.length > 1 ? ` — prodotto ${q.edges.map((e) => quota(e.percentuale, soglia)).join(' × ')} = ${quota(q.product, soglia)}` : ''),
       percentuale: q.product.toPercent(), frazione: q.product.toString(),
     }));
     const direct = paths.length === 1 && paths[0]!.edges.length === 1 && viaCycles.isZero();
     const sum = viaCycles.isZero()
-      ? `somma dei prodotti lungo ${paths.length === 1 ? 'il percorso' : `i ${paths.length} percorsi`} = ${pct(x.toPercent())}`
-      : `percorsi semplici ${pct(simple.toPercent())} + percorsi attraverso le partecipazioni incrociate ${pct(viaCycles.toPercent())} = ${pct(x.toPercent())} (${x.toString()})`;
+      ? `somma dei prodotti lungo ${paths.length === 1 ? 'il percorso' : `i ${paths.length} percorsi`} = ${quota(x, soglia)}`
+      : `percorsi semplici ${quota(simple, soglia)} + percorsi attraverso le partecipazioni incrociate ${quota(viaCycles, soglia)} = ${quota(x, soglia)} (${x.toString()})`;
     owners.add(p.id, reason(direct ? 'proprieta_diretta' : 'proprieta_indiretta',
-      `Quota effettiva del ${pct(x.toPercent())} di ${g.root.denominazione}: ${sum}, oltre la soglia del ${pct(soglia)}.`,
-      percorsi, x.toPercent(), x.toString(), MULTIPLICATIVE_REFERENCE), x.toPercent());
+      `Quota effettiva del ${quota(x, soglia)} di ${g.root.denominazione}: ${sum}, oltre la soglia del ${quota(soglia)}.`,
+      percorsi, x.toPercent(), x.toString(), MULTIPLICATIVE_REFERENCE), x);
   }
   // A trust holding more than the threshold: its settlors, trustees, protectors and beneficiaries (art. 22, comma 5).
   for (const t of g.nodes.filter((n) => n.tipo === 'trust' && n.id !== g.root.id)) {
@@ -116,19 +117,19 @@ export function multiplicativeOwnership(g: IndexedGraph, controls: Map<string, M
     for (const e of g.into(t.id)) {
       const rule = trustRoleRule(e);
       if (!rule) continue;
-      const text = `${name(e.da)}: ${UBO_RULE_LABELS[rule].toLowerCase()} di ${t.denominazione}, che detiene effettivamente il ${pct(x.toPercent())} di ${g.root.denominazione}`;
+      const text = `${name(e.da)}: ${UBO_RULE_LABELS[rule].toLowerCase()} di ${t.denominazione}, che detiene effettivamente il ${quota(x, soglia)} di ${g.root.denominazione}`;
       const holders = isPerson(g.node(e.da)) ? [{ id: e.da, steps: [] as ControlStep[] }]
         : g.nodes.filter((p) => isPerson(p) && controls.get(p.id)!.has(e.da)).map((p) => ({ id: p.id, steps: chainTo(controls.get(p.id)!, p.id, e.da) }));
       for (const h of holders) {
         const q = path(g, h.id, h.steps, e, text, x.toPercent());
-        owners.add(h.id, reason(rule, `${UBO_RULE_LABELS[rule]} di ${t.denominazione}, la cui quota effettiva (${pct(x.toPercent())}) supera la soglia.`, [q], x.toPercent(), x.toString()), x.toPercent());
+        owners.add(h.id, reason(rule, `${UBO_RULE_LABELS[rule]} di ${t.denominazione}, la cui quota effettiva (${quota(x, soglia)}) supera la soglia.`, [q], x.toPercent(), x.toString()), x);
       }
     }
   }
   for (const n of g.nodes.filter((n) => (n.tipo === 'ente_pubblico' || n.tipo === 'societa_quotata') && n.id !== g.root.id)) {
     const x = shares.get(n.id) ?? Fraction.ZERO;
     if (x.cmp(threshold) > 0 && !g.into(n.id).some((e) => e.tipo === 'partecipazione')) {
-      note.push(`${n.denominazione} detiene effettivamente il ${pct(x.toPercent())} di ${g.root.denominazione}: ${n.tipo === 'ente_pubblico' ? 'ente pubblico' : 'società quotata senza soci rilevanti registrati'}, la quota non risale a persone fisiche.`);
+      note.push(`${n.denominazione} detiene effettivamente il ${quota(x, soglia)} di ${g.root.denominazione}: ${n.tipo === 'ente_pubblico' ? 'ente pubblico' : 'società quotata senza soci rilevanti registrati'}, la quota non risale a persone fisiche.`);
     }
   }
   return { owners, shares, note };

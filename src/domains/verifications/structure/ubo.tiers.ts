@@ -1,6 +1,8 @@
+import { quota } from '../../../http/share-format';
 import { chainEdges, chainNames, chainTo, isPerson, stepText, trustRoleRule, type ControlStep, type IndexedGraph } from './ubo.graph';
-import { pct, UBO_RULE_LABELS, UBO_RULE_REFERENCES } from './ubo.labels';
-import type { StructureEdge, UboOwner, UboPath, UboReason, UboRule } from './ubo.types';
+import type { Fraction } from './fraction';
+import { UBO_RULE_LABELS, UBO_RULE_REFERENCES } from './ubo.labels';
+import type { ResidualRole, StructureEdge, UboOwner, UboPath, UboReason, UboRule } from './ubo.types';
 
 /**
  * The tiers both methods share: control of the customer (art. 20, comma 3), the residual
@@ -11,21 +13,34 @@ import type { StructureEdge, UboOwner, UboPath, UboReason, UboRule } from './ubo
 /** The owners found by a tier, one entry per person however many reasons it has. */
 export class OwnerSet {
   private readonly owners = new Map<string, UboOwner>();
+  private readonly shares = new Map<string, Fraction>();
   constructor(private readonly g: IndexedGraph) {}
 
-  add(personId: string, reason: UboReason, percentuale: number | null = null) {
+  /** `share`: the exact ownership the reason gives; a person with several keeps the largest. */
+  add(personId: string, reason: UboReason, share: Fraction | null = null) {
     const n = this.g.node(personId);
     const o = this.owners.get(personId) ?? {
-      nodo_id: n.id, denominazione: n.denominazione, codice_fiscale: n.codice_fiscale ?? null, cod_anagrafe: n.cod_anagrafe ?? null, percentuale: null, motivi: [],
+      nodo_id: n.id, denominazione: n.denominazione, codice_fiscale: n.codice_fiscale ?? null, cod_anagrafe: n.cod_anagrafe ?? null, percentuale: null, frazione: null, motivi: [],
     };
-    if (percentuale !== null) o.percentuale = Math.max(o.percentuale ?? 0, percentuale);
+    const best = this.shares.get(personId);
+    if (share && (!best || share.cmp(best) > 0)) {
+      this.shares.set(personId, share);
+      o.percentuale = share.toPercent();
+      o.frazione = share.toString();
+    }
     o.motivi.push(reason);
     this.owners.set(personId, o);
   }
 
   get size() { return this.owners.size; }
+  /** Largest exact share first (two shares equal to 4 decimals are still told apart), then by name. */
   list(): UboOwner[] {
-    return [...this.owners.values()].sort((a, b) => (b.percentuale ?? -1) - (a.percentuale ?? -1) || a.denominazione.localeCompare(b.denominazione, 'it'));
+    const by = (o: UboOwner) => this.shares.get(o.nodo_id);
+    const order = (a: UboOwner, b: UboOwner) => {
+      const [x, y] = [by(a), by(b)];
+      return x && y ? y.cmp(x) : x ? -1 : y ? 1 : 0;
+    };
+    return [...this.owners.values()].sort((a, b) => order(a, b) || a.denominazione.localeCompare(b.denominazione, 'it'));
   }
 }
 
@@ -52,14 +67,15 @@ export function controlTier(g: IndexedGraph, controls: Map<string, Map<string, C
     const step = ctrl.get(g.root.id);
     if (!step) continue;
     const steps = chainTo(ctrl, p.id, g.root.id);
-    const figure = step.voti !== null ? ` (${pct(step.voti)} dei voti)` : '';
+    const figure = step.voti !== null ? ` (${quota(step.voti)} dei voti)` : '';
     out.add(p.id, reason(step.regola, `${UBO_RULE_LABELS[step.regola]} di ${g.root.denominazione}${figure}${steps.length > 1 ? ', attraverso la catena di controllo' : ''}.`,
       [path(g, p.id, steps, null, null, step.voti)]));
   }
   return out;
 }
 
-const RESIDUAL: Partial<Record<StructureEdge['tipo'], UboRule>> = { rappresentante_legale: 'rappresentante_legale', amministratore: 'amministratore', direttore: 'direttore' };
+/** The edges the residual criterion reads, by the rule they give (the same words: a role is its rule). */
+export const RESIDUAL: Partial<Record<StructureEdge['tipo'], ResidualRole>> = { rappresentante_legale: 'rappresentante_legale', amministratore: 'amministratore', direttore: 'direttore' };
 
 /**
  * Comma 5: the persons with powers of legal representation, administration or direction of the

@@ -3,8 +3,9 @@ import type { TipoArco, TipoNodo } from '../verifications.vocabulary';
 /**
  * The beneficial-owner engine's input and output (docs/ubo.md). The input is the corporate
  * structure of a KYB as a plain graph; the output is stored as it is in strutture_calcoli.risultato
- * and served by the API, hence its Italian snake_case keys. Percentages are 0..100 with at most
- * 4 decimals; `frazione` keeps the exact value of the multiplicative method (e.g. "15/22").
+ * and served by the API, hence its Italian snake_case keys. Percentages are 0..100 rounded to 4
+ * decimals; `frazione` keeps the exact value as a fraction of 1 (e.g. "15/22"), and what is shown
+ * is formatted from it (src/http/share-format.ts), so 25.0000125% never reads "25%".
  */
 
 export interface StructureNode {
@@ -73,6 +74,8 @@ export interface UboOwner {
   cod_anagrafe: string | null;
   /** The ownership the method attributes to the person in the customer (null when found by control or role). */
   percentuale: number | null;
+  /** The same, exact, as a fraction of 1 (absent in results stored before it was kept). */
+  frazione?: string | null;
   motivi: UboReason[];
 }
 
@@ -102,6 +105,40 @@ export interface UboShare {
   moltiplicativo_frazione: string;
 }
 
+/** The roles of the residual criterion (art. 20, comma 5): legal representation, administration, direction. */
+export type ResidualRole = 'rappresentante_legale' | 'amministratore' | 'direttore';
+
+/**
+ * An entity whose representatives the residual criterion needs and the structure lacks: the
+ * customer with no legal representative, administrator or director recorded, or a company holding
+ * one of those roles in the customer with no natural person as its legal representative.
+ */
+export interface UboWarningSubject {
+  nodo_id: string;
+  denominazione: string;
+  tipo: TipoNodo;
+  codice_fiscale: string | null;
+  cod_anagrafe: string | null;
+  /** true for the customer; otherwise `ruoli` says which roles the entity holds in the customer. */
+  cliente: boolean;
+  ruoli: ResidualRole[];
+  /** What is missing, in Italian, naming the entity and its codes. */
+  messaggio: string;
+}
+
+export const UBO_WARNING_CODES = ['rappresentanti_mancanti'] as const;
+export type UboWarningCode = (typeof UBO_WARNING_CODES)[number];
+
+/** A gap the officer must fix before the result can be relied on: structured, so the API and the page say the same. */
+export interface UboWarning {
+  codice: UboWarningCode;
+  /** The methods whose result it affects (those that fell back to the residual criterion). */
+  metodi: UboMethod[];
+  riferimento: string;
+  messaggio: string;
+  soggetti: UboWarningSubject[];
+}
+
 export interface UboResult {
   soglia: number;
   radice: { id: string; denominazione: string; tipo: TipoNodo };
@@ -109,7 +146,10 @@ export interface UboResult {
   moltiplicativo: UboMethodResult;
   differenze: UboDifference[];
   quote: UboShare[];
+  /** Anomalies of the structure, as sentences (holdings over 100%, nodes not linked to the customer). */
   avvertenze: string[];
+  /** Gaps that leave the owners incomplete, with a code (absent in results stored before they were kept). */
+  avvisi?: UboWarning[];
 }
 
 /** The structure cannot be computed (no root, more than one root...): the caller answers 409/422. */
