@@ -124,6 +124,21 @@ describe('movement aggregates for the condition language (movementAggregates, mo
     assert.deepEqual(p.get('ANA-1'), { totale_365_eur: 7800, paesi_controparti: ['DE', 'IR', 'IT'] });
     assert.deepEqual(p.get('ANA-2'), { totale_365_eur: 0, paesi_controparti: [] });
   });
+
+  it('a counterparty-country filter matches the country of the counterparty\'s IBAN too (the kit\'s ibanCountry)', async () => {
+    await insert(other, [
+      mov('i1', '2026-06-10', 100, 'uscita', { cod_rapporto: 'RAP-2', controparte_conto: 'AE07 0331 2345 6789 0123 456' }),
+      mov('i2', '2026-06-11', 200, 'uscita', { cod_rapporto: 'RAP-2', controparte_conto: 'IT60X0542811101000000123456', controparte_paese: 'IR' }),
+      mov('i3', '2026-06-12', 400, 'uscita', { cod_rapporto: 'RAP-2', controparte_conto: 'AE01', controparte_paese: 'IT' }),
+    ]);
+    const ae = { fn: 'sum', finestra_giorni: 90, paesi_controparte: ['AE'] } as const;
+    const ir = { fn: 'sum', finestra_giorni: 90, paesi_controparte: { lista: 'alto' } } as const;
+    const it = { fn: 'sum', finestra_giorni: 90, paesi_controparte: ['it'] } as const;
+    const v = (await load(other, [ae, ir, it], { alto: new Set(['IR']) })).get('ANA-2')!;
+    assert.equal(v[aggregateKey(ae)], 100, 'the IBAN\'s country, spaces and all; "AE01" is not an IBAN');
+    assert.equal(v[aggregateKey(ir)], 200, 'the stated country');
+    assert.equal(v[aggregateKey(it)], 600, 'i2 by its IBAN, i3 by its stated country');
+  });
 });
 
 interface PlanNode { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] }

@@ -145,7 +145,7 @@ describe('risk engine: the compiled evaluator gives the interpreter\'s scores', 
     }
   });
 
-  it('random conditions (every operator, lists, negation, malformed nodes, other declared fields): the same outcome', () => {
+  it('random conditions (every operator, lists, negation, malformed nodes, other declared fields, monitoring\'s aggregates and on-demand source): the same outcome', () => {
     const r = rng(42);
     const fields = ['a', 'a.b', 'a.b.c', 'n', 'd', 's', 'arr', 'missing.x', 'a.__proto__', 'dichiarato.volume_annuo_eur', 'v'];
     const values = [1, 0, -3, 2.5, 'x', 'X', 'it', '2026-01-01', '', true, false, null, ['IT', 'x', 1], [], { lista: 'alto' }, { lista: 'nessuna' }, [1, 5], ['2025-01-01', '2027-01-01'], [3]];
@@ -153,13 +153,19 @@ describe('risk engine: the compiled evaluator gives the interpreter\'s scores', 
     const aggs: Aggregato[] = [
       { fn: 'sum', finestra_giorni: 30 }, { fn: 'count', finestra_giorni: 90, paesi_controparte: ['ir', 'KP'] }, { fn: 'ratio_declared', finestra_giorni: 365 },
       { fn: 'ratio_history', finestra_giorni: 90 }, { fn: 'cash_share', finestra_giorni: 365, segno: 'entrata' },
+      // Monitoring's functions and filters (docs/monitoring.md).
+      { fn: 'avg', finestra_giorni: 30, importo_min: 1000, importo_max: 9999 }, { fn: 'max', finestra_giorni: 7, tondi: true },
+      { fn: 'distinct_new_counterparties', finestra_giorni: 30, segno: 'uscita', storico_giorni: 180 },
+      { fn: 'days_since_previous', finestra_giorni: 730, livello: 'rapporto' }, { fn: 'passthrough_share', finestra_giorni: 30, entro_giorni: 3 },
+      { fn: 'peer_ratio', finestra_giorni: 30, misura: 'numero' }, { fn: 'ratio_declared', finestra_giorni: 30, causali: ['stipendio'], canali: { lista: 'alto' } },
     ];
+    const seen = new Set<string>();
     const gen = (depth: number): Condizione => {
       const x = r();
       if (depth < 5 && x < 0.25) return { [pick(r, ['tutti', 'almeno_uno'])]: Array.from({ length: 1 + Math.floor(r() * 3) }, () => gen(depth + 1)) } as Condizione;
       if (depth < 5 && x < 0.32) return { non: gen(depth + 1) };
       if (x < 0.34) return pick(r, [{ tutti: 'x' }, { foo: 1 }, { campo: 3, op: 'eq', valore: 1 }, { non: 5 }]) as unknown as Condizione;
-      if (x < 0.5) return { aggregato: pick(r, aggs), op: pick(r, ops), valore: pick(r, values) } as Condizione;
+      if (x < 0.5) { const a = pick(r, aggs); seen.add(aggregateKey(a)); return { aggregato: a, op: pick(r, ops), valore: pick(r, values) } as Condizione; }
       return { campo: pick(r, fields), op: pick(r, ops), valore: pick(r, values) } as Condizione;
     };
     const datas = [
@@ -167,17 +173,28 @@ describe('risk engine: the compiled evaluator gives the interpreter\'s scores', 
       { a: { b: 'x' }, n: null, d: 'ieri', s: '', arr: 'IR', dichiarato: { volume_annuo_eur: 0 }, v: 1 },
       { a: 1, n: 2.5, arr: [], s: 'X', dichiarato: {}, altro: { volume: 100 } },
     ];
-    const aggregates: Record<string, number | null>[] = [{}, { 'sum:30': 10, 'count:90:paesi=IR,KP': 0, 'sum:365': 40_000, 'ratio_history:90:storico=365': null, 'cash_share:365:segno=entrata': 0.4 }];
+    const aggregates: Record<string, number | null>[] = [{}, {
+      'sum:30': 10, 'count:90:paesi=IR,KP': 0, 'sum:365': 40_000, 'ratio_history:90:storico=365': null, 'cash_share:365:segno=entrata': 0.4,
+      'avg:30:importo_min=1000:importo_max=9999': 4_200, 'max:7:tondi=true': null, 'distinct_new_counterparties:30:segno=uscita:storico=180': 9,
+      'days_since_previous:730:livello=rapporto': 400, 'passthrough_share:30:entro=3': 0.93, 'peer_ratio:30:misura=numero': Number.NaN,
+      'sum:30:causali=STIPENDIO:canali=@alto': 7_000,
+    }];
+    /** The same values computed on demand (monitoring's engine): the evaluators must read them as they read ctx.aggregati. */
+    const sourceOf = (values: Record<string, number | null>) => ({ valore: (_a: Aggregato, key: string) => values[key] });
     const tally = { vero: 0, falso: 0, errore: 0 };
     for (let i = 0; i < 4_000; i++) {
       const c = gen(1);
+      const values = pick(r, aggregates);
       const ctx: ContestoCondizione = {
-        dati: pick(r, datas), aggregati: pick(r, aggregates), liste: { alto: new Set(['IR', 'kp', 'IT']) }, oggi: OGGI,
+        dati: pick(r, datas), aggregati: r() < 0.5 ? values : { 'sum:30': 999 }, liste: { alto: new Set(['IR', 'kp', 'IT']) }, oggi: OGGI,
         ...(r() < 0.3 ? { budget: Math.floor(r() * 12) } : {}), ...(r() < 0.2 ? { campoDichiarato: pick(r, ['altro.volume', 'n', 'a.b']) } : {}),
+        ...(r() < 0.3 ? { giorniDichiarato: pick(r, [30, 365, 7]) } : {}),
       };
+      if (ctx.aggregati !== values) ctx.fonte = sourceOf(values);
       tally[sameOutcome(c, ctx, `${JSON.stringify(c)} #${i}`)] += 1;
     }
     assert.ok(tally.vero > 500 && tally.falso > 500 && tally.errore > 200, JSON.stringify(tally));
+    assert.ok(aggs.every((a) => seen.has(aggregateKey(a))), 'every aggregate was generated');
     // Where the interpreter fails with a TypeError (an aggregate that is not an object), the compiled one names the fault.
     assert.throws(() => compileCondition({ aggregato: 'x', op: 'gt', valore: 1 } as unknown as Condizione).evaluate({ dati: {}, aggregati: {}, liste: {}, oggi: OGGI }),
       (e: unknown) => e instanceof ConditionEvaluationError && e.codice === 'condizione_non_valida');

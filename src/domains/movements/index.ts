@@ -5,4 +5,4 @@ export { resolveMovementParties, type MovementItemError } from './movements.part
 export { movementInputSchema, listMovementsQuery, MAX_MOVEMENTS_PER_REQUEST, type MovementInput, type ValidMovement, type ListMovementsQuery } from './movements.schemas';
 export { movementsList, movementColumns } from './movements.list';
 export { SEGNI, SEGNO_LABELS, SEGNO_TONES, type Segno } from './movements.labels';
-export { movementAggregates, movementProfiles, UnknownListError, type AggregateValues, type MovementProfile } from './movements.aggregates';
+export { movementAggregates, movementProfiles, SQL_AGGREGATE_CATALOGUE, UnknownListError, type AggregateValues, type MovementProfile } from './movements.aggregates';

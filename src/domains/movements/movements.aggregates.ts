@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import { aggregateKey, DEFAULT_HISTORY_DAYS, loadedAggregate, type Aggregato } from '../../kit/conditions';
+import {
+  aggregateKey, DEFAULT_HISTORY_DAYS, FILTRI_AGGREGATO_BASE, FUNZIONI_AGGREGATO_BASE, loadedAggregate, type Aggregato,
+} from '../../kit/conditions';
 
 /**
  * The condition language's movement aggregates (docs/conditions.md), for a batch of subjects in
@@ -13,7 +15,17 @@ import { aggregateKey, DEFAULT_HISTORY_DAYS, loadedAggregate, type Aggregato } f
  * Values for a subject without movements: count/sum/distinct 0; cash_share and ratio_history null
  * (no total, no history: nothing to compare). ratio_declared is the evaluator's (kit/conditions
  * index): pass requiredAggregates' output, which lists it as its `sum`.
+ *
+ * It computes the language's first functions and filters only (SQL_AGGREGATE_CATALOGUE): monitoring's
+ * (avg, distinct_new_counterparties, passthrough_share, amount bands...) are computed in memory by
+ * the monitoring engine, and a rule set this loader serves (risk) is validated against this catalogue.
  */
+
+/** What this loader computes: pass it to validateCondition ({ funzioni, filtri }) for rules it serves. */
+export const SQL_AGGREGATE_CATALOGUE = {
+  funzioni: new Set<string>(FUNZIONI_AGGREGATO_BASE),
+  filtri: new Set<string>(FILTRI_AGGREGATO_BASE),
+} as const;
 
 /** Subjects per statement: the engine's batches are 1–5k; a longer list is split. */
 const SUBJECTS_PER_QUERY = 5_000;
@@ -59,8 +71,10 @@ function filterOf(a: Aggregato, from: string, to: string | null, liste: Readonly
       if (!list) throw new UnknownListError(p.lista);
       countries = [...list];
     } else countries = [...p];
-    parts.push('controparte_paese = any(?::text[])');
-    bindings.push([...new Set(countries.map((c) => c.toUpperCase()))] as unknown as Knex.Value);
+    // The counterparty's country, or its IBAN's (ibanCountry in the kit: the same shape test).
+    parts.push(`(controparte_paese = any(?::text[]) or (replace(controparte_conto, ' ', '') ~ '^[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,30}$' and upper(left(controparte_conto, 2)) = any(?::text[])))`);
+    const codes = [...new Set(countries.map((c) => c.toUpperCase()))] as unknown as Knex.Value;
+    bindings.push(codes, codes);
   }
   return { sql: parts.join(' and '), bindings };
 }
@@ -72,6 +86,8 @@ const COUNTERPARTY = "count(distinct coalesce('c:' || controparte_conto, 'n:' ||
 
 function planOf(a: Aggregato, oggi: string, liste: Readonly<Record<string, ReadonlySet<string>>>): { plan: Plan; earliest: string } {
   const key = aggregateKey(a);
+  const unsupported = Object.keys(a).find((k) => k !== 'fn' && k !== 'finestra_giorni' && !SQL_AGGREGATE_CATALOGUE.filtri.has(k) && a[k as keyof Aggregato] !== undefined);
+  if (unsupported) throw new Error(`the ${unsupported} filter is computed by the monitoring engine, not by this loader (validate against SQL_AGGREGATE_CATALOGUE)`);
   const from = daysBefore(oggi, a.finestra_giorni);
   const window = filterOf(a, from, null, liste);
   const zeroIfNull = (cols: (number | null)[]) => cols[0] ?? 0;
@@ -101,6 +117,8 @@ function planOf(a: Aggregato, oggi: string, liste: Readonly<Record<string, Reado
     }
     case 'ratio_declared':
       throw new Error('ratio_declared is computed by the evaluator: load its sum (loadedAggregate)');
+    default:
+      throw new Error(`${a.fn} is computed by the monitoring engine, not by this loader (validate against SQL_AGGREGATE_CATALOGUE)`);
   }
 }
 

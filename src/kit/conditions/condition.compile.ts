@@ -1,7 +1,7 @@
 import { DEFAULT_BUDGET, FORBIDDEN_SEGMENTS, MAX_DEPTH, OPERATORI } from './condition.limits';
 import { aggregateKey, loadedAggregate } from './condition.keys';
 import {
-  COSTI, ConditionBudgetError, ConditionEvaluationError, DEFAULT_DECLARED_FIELD, type ContestoCondizione,
+  COSTI, ConditionBudgetError, ConditionEvaluationError, DEFAULT_DECLARED_DAYS, DEFAULT_DECLARED_FIELD, type ContestoCondizione,
 } from './condition.evaluate';
 import type { Aggregato, Condizione, EsitoCondizione, Lettura, Operatore, Valore } from './condition.types';
 
@@ -28,7 +28,6 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 const norm = (v: Scalar): Scalar => (typeof v === 'string' ? v.toUpperCase() : v);
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-const DAYS_PER_YEAR = 365;
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORI);
 const hasOwn = Object.prototype.hasOwnProperty;
 const INVALID = 'not a valid condition (validate it with conditionSchema)';
@@ -62,7 +61,7 @@ type Step =
   | { kind: 'non'; child: Step }
   | { kind: 'campo'; field: FieldPath; cmp: Comparison }
   | {
-    kind: 'aggregato'; loaded: string; loadedRead: string; ratio: null | { read: string; days: number }; cmp: Comparison;
+    kind: 'aggregato'; aggregate: Aggregato; loaded: string; loadedRead: string; ratio: null | { read: string; days: number }; cmp: Comparison;
   };
 
 /** A compiled condition: evaluate it as often as needed, with any context. */
@@ -101,9 +100,10 @@ function compileStep(node: Condizione, depth: number): Step {
   if ('aggregato' in node) {
     const a: Aggregato = node.aggregato;
     if (!isRecord(a)) return { kind: 'invalid', message: INVALID };
-    const loaded = aggregateKey(loadedAggregate(a));
+    const aggregate = loadedAggregate(a);
+    const loaded = aggregateKey(aggregate);
     return {
-      kind: 'aggregato', loaded, loadedRead: `aggregato:${loaded}`,
+      kind: 'aggregato', aggregate, loaded, loadedRead: `aggregato:${loaded}`,
       ratio: a.fn === 'ratio_declared' ? { read: `aggregato:${aggregateKey(a)}`, days: a.finestra_giorni } : null,
       cmp: compileComparison(node.op, node.valore),
     };
@@ -157,15 +157,15 @@ function declaredPath(ctx: ContestoCondizione): FieldPath {
 
 function readAggregate(st: State, s: Extract<Step, { kind: 'aggregato' }>): number | null {
   charge(st, COSTI.aggregato);
-  const aggregati = st.ctx.aggregati;
-  const raw = hasOwn.call(aggregati, s.loaded) ? aggregati[s.loaded] : undefined;
+  const { aggregati, fonte } = st.ctx;
+  const raw = fonte ? fonte.valore(s.aggregate, s.loaded) : hasOwn.call(aggregati, s.loaded) ? aggregati[s.loaded] : undefined;
   const value = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
   record(st, s.loadedRead, value);
   if (s.ratio === null) return value;
   charge(st, COSTI.rapporto_dichiarato);
   const declared = readPath(st, declaredPath(st.ctx));
   const ratio = value !== null && typeof declared === 'number' && Number.isFinite(declared) && declared > 0
-    ? (value * DAYS_PER_YEAR / s.ratio.days) / declared : null;
+    ? (value * (st.ctx.giorniDichiarato ?? DEFAULT_DECLARED_DAYS) / s.ratio.days) / declared : null;
   record(st, s.ratio.read, ratio);
   return ratio;
 }

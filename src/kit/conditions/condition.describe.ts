@@ -1,4 +1,4 @@
-import { DEFAULT_HISTORY_DAYS } from './condition.keys';
+import { DEFAULT_HISTORY_DAYS, DEFAULT_PASSTHROUGH_DAYS } from './condition.keys';
 import type { Aggregato, Condizione, Operatore, Valore } from './condition.types';
 
 /**
@@ -10,6 +10,8 @@ import type { Aggregato, Condizione, Operatore, Valore } from './condition.types
 export interface DescribeOptions {
   etichette?: Readonly<Record<string, string>>;
   liste?: Readonly<Record<string, string>>;
+  /** What ratio_declared compares with: the yearly declared volume (risk, default) or the monthly one (monitoring). */
+  volumeDichiarato?: 'annuo' | 'mensile';
 }
 
 const number = (n: number) => new Intl.NumberFormat('it-IT', { maximumFractionDigits: 2 }).format(n);
@@ -64,6 +66,14 @@ function movementsPhrase(a: Aggregato, o: DescribeOptions): string {
     const p = a.paesi_controparte;
     parts.push('lista' in p ? `con controparti nei paesi del${listName(p.lista, o)}` : `con controparti in ${p.map((c) => c.toUpperCase()).join(', ')}`);
   }
+  const codes = (what: string, p: readonly string[] | { lista: string }) => ('lista' in p ? `con ${what} nel${listName(p.lista, o)}` : `con ${what} ${p.map((c) => `«${c}»`).join(', ')}`);
+  if (a.causali) parts.push(codes('causale', a.causali));
+  if (a.canali) parts.push(codes('canale', a.canali));
+  if (a.importo_min !== undefined && a.importo_max !== undefined) parts.push(`di importo tra ${euro(a.importo_min)} e ${euro(a.importo_max)}`);
+  else if (a.importo_min !== undefined) parts.push(`di almeno ${euro(a.importo_min)}`);
+  else if (a.importo_max !== undefined) parts.push(`di al massimo ${euro(a.importo_max)}`);
+  if (a.tondi !== undefined) parts.push(a.tondi ? 'di importo tondo' : 'di importo non tondo');
+  if (a.livello === 'rapporto') parts.push('del rapporto');
   return parts.join(' ');
 }
 
@@ -78,8 +88,20 @@ function aggregateSubject(a: Aggregato, o: DescribeOptions): { subject: string; 
     case 'cash_share': return { subject: `la quota di contanti ${a.segno || a.paesi_controparte ? `dei ${m} ` : ''}${w}`, fmt: percent };
     case 'distinct_counterparties': return { subject: `il numero di controparti distinte dei ${m} ${w}` };
     case 'distinct_countries': return { subject: `il numero di paesi di controparte distinti dei ${m} ${w}` };
-    case 'ratio_history': return { subject: `il totale dei ${m} ${w} rispetto alla media dello stesso periodo nei ${number(a.storico_giorni ?? DEFAULT_HISTORY_DAYS)} giorni precedenti (volte)` };
-    case 'ratio_declared': return { subject: `il totale annualizzato dei ${m} ${w} rispetto al volume annuo dichiarato (volte)` };
+    case 'ratio_history':
+      return { subject: `${a.misura === 'numero' ? 'il numero' : 'il totale'} dei ${m} ${w} rispetto alla media dello stesso periodo nei ${number(a.storico_giorni ?? DEFAULT_HISTORY_DAYS)} giorni precedenti (volte)` };
+    case 'ratio_declared': return o.volumeDichiarato === 'mensile'
+      ? { subject: `il totale dei ${m} ${w}, riportato a 30 giorni, rispetto al volume mensile dichiarato (volte)` }
+      : { subject: `il totale annualizzato dei ${m} ${w} rispetto al volume annuo dichiarato (volte)` };
+    case 'avg': return { subject: `l'importo medio dei ${m} ${w}`, fmt: euro };
+    case 'max': return { subject: `l'importo più alto dei ${m} ${w}`, fmt: euro };
+    case 'distinct_new_counterparties':
+      return { subject: `il numero di controparti nuove (mai viste nei ${number(a.storico_giorni ?? DEFAULT_HISTORY_DAYS)} giorni precedenti) dei ${m} ${w}` };
+    case 'days_since_previous': return { subject: `i giorni trascorsi dal movimento precedente tra i ${m} ${w}` };
+    case 'passthrough_share':
+      return { subject: `la quota delle entrate ${w} uscita di nuovo entro ${number(a.entro_giorni ?? DEFAULT_PASSTHROUGH_DAYS)} giorni (${m})`, fmt: percent };
+    case 'peer_ratio':
+      return { subject: `${a.misura === 'numero' ? 'il numero' : 'il totale'} dei ${m} ${w} rispetto alla mediana dei clienti simili (volte)` };
   }
 }
 

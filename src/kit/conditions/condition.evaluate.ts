@@ -17,25 +17,39 @@ import type { Aggregato, Condizione, EsitoCondizione, Lettura, Operatore, Valore
  * - gt/gte/lt/lte/between order numbers, or ISO days ('YYYY-MM-DD') against ISO days; between is inclusive.
  * - in/not_in: a scalar field in a literal array or a named list. intersects: an array field (a
  *   scalar reads as an array of one) with at least one element in it.
- * - Aggregates read ctx.aggregati by canonical key; a null or absent value is missing.
- *   ratio_declared = the window's `sum` × 365 / finestra_giorni ÷ the declared yearly volume read
- *   at ctx.campoDichiarato (default `dichiarato.volume_annuo_eur`); missing when either is missing
- *   or the declared volume is not positive.
+ * - Aggregates read ctx.aggregati by canonical key, or ask ctx.fonte when the caller computes them
+ *   on demand (monitoring's engine); a null, absent or non-finite value is missing.
+ *   ratio_declared = the window's `sum` × ctx.giorniDichiarato (default 365) / finestra_giorni ÷ the
+ *   declared volume read at ctx.campoDichiarato (default `dichiarato.volume_annuo_eur`); missing
+ *   when either is missing or the declared volume is not positive.
  */
+
+/**
+ * Aggregates computed when a condition reads them (monitoring's engine): asked with the loaded
+ * aggregate (loadedAggregate) and its canonical key, in the order the evaluation reaches them.
+ * One object serves many evaluations (no closure per evaluation); it may remember values per point.
+ */
+export interface FonteAggregati {
+  valore(aggregato: Aggregato, chiave: string): number | null | undefined;
+}
 
 export interface ContestoCondizione {
   /** The subject's data, read by dotted paths (the risk profile, a transaction...). */
   dati: unknown;
-  /** The loader's values by aggregateKey (movementAggregates). */
+  /** The loader's values by aggregateKey (movementAggregates); not read when `fonte` is given. */
   aggregati: Readonly<Record<string, number | null>>;
+  /** Computes aggregates on demand instead of `aggregati` (lazy: only those the evaluation reaches). */
+  fonte?: FonteAggregati;
   /** Named lists, e.g. country lists by code. */
   liste: Readonly<Record<string, ReadonlySet<string>>>;
   /** The evaluation day (YYYY-MM-DD): the day the aggregates' windows end. */
   oggi: string;
   /** Cost units the evaluation may spend (default DEFAULT_BUDGET). */
   budget?: number;
-  /** Where ratio_declared reads the declared yearly volume. */
+  /** Where ratio_declared reads the declared volume. */
   campoDichiarato?: string;
+  /** The period, in days, the declared volume covers: 365 (a yearly volume, the default) or 30 (monitoring's monthly one). */
+  giorniDichiarato?: number;
 }
 
 export type CodiceErroreCondizione = 'budget_superato' | 'lista_sconosciuta' | 'condizione_non_valida';
@@ -63,7 +77,7 @@ export class ConditionBudgetError extends ConditionEvaluationError {
 export const COSTI = { nodo: 1, segmento: 1, aggregato: 2, rapporto_dichiarato: 3, appartenenza: 1, elemento: 1 } as const;
 
 export const DEFAULT_DECLARED_FIELD = 'dichiarato.volume_annuo_eur';
-const DAYS_PER_YEAR = 365;
+export const DEFAULT_DECLARED_DAYS = 365;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const KNOWN_OPERATORS: ReadonlySet<string> = new Set(OPERATORI);
@@ -85,10 +99,10 @@ function normalisedSet<K extends object>(cache: WeakMap<K, ReadonlySet<Scalar>>,
 }
 
 /** Aggregate keys by node: a rule set is evaluated for every customer of a run, its nodes stay the same objects. */
-const keyCache = new WeakMap<Aggregato, { loaded: string; own: string }>();
+const keyCache = new WeakMap<Aggregato, { loaded: string; own: string; aggregate: Aggregato }>();
 function keysOf(a: Aggregato) {
   let k = keyCache.get(a);
-  if (!k) { k = { loaded: aggregateKey(loadedAggregate(a)), own: aggregateKey(a) }; keyCache.set(a, k); }
+  if (!k) { const aggregate = loadedAggregate(a); k = { loaded: aggregateKey(aggregate), own: aggregateKey(a), aggregate }; keyCache.set(a, k); }
   return k;
 }
 
@@ -125,15 +139,16 @@ function readField(st: State, path: string): unknown {
 function readAggregate(st: State, a: Aggregato): number | null {
   charge(st, COSTI.aggregato);
   const keys = keysOf(a);
-  const aggregati = st.ctx.aggregati;
-  const raw = Object.prototype.hasOwnProperty.call(aggregati, keys.loaded) ? aggregati[keys.loaded] : undefined;
+  const { aggregati, fonte } = st.ctx;
+  const raw = fonte ? fonte.valore(keys.aggregate, keys.loaded)
+    : Object.prototype.hasOwnProperty.call(aggregati, keys.loaded) ? aggregati[keys.loaded] : undefined;
   const value = typeof raw === 'number' && Number.isFinite(raw) ? raw : null;
   record(st, `aggregato:${keys.loaded}`, value);
   if (a.fn !== 'ratio_declared') return value;
   charge(st, COSTI.rapporto_dichiarato);
   const declared = readField(st, st.ctx.campoDichiarato ?? DEFAULT_DECLARED_FIELD);
   const ratio = value !== null && typeof declared === 'number' && Number.isFinite(declared) && declared > 0
-    ? (value * DAYS_PER_YEAR / a.finestra_giorni) / declared : null;
+    ? (value * (st.ctx.giorniDichiarato ?? DEFAULT_DECLARED_DAYS) / a.finestra_giorni) / declared : null;
   record(st, `aggregato:${keys.own}`, ratio);
   return ratio;
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import {
-  FORBIDDEN_SEGMENTS, FUNZIONI_AGGREGATO, LIST_NAME_PATTERN, MAX_DEPTH, MAX_LITERAL_VALUES, MAX_NODES, MAX_PATH_LENGTH,
-  MAX_STRING_LENGTH, MAX_WINDOW_DAYS, MIN_WINDOW_DAYS, OPERATORI, OPERATORI_AGGREGATO, PATH_PATTERN,
+  FILTRI_AGGREGATO, FORBIDDEN_SEGMENTS, FUNZIONI_AGGREGATO, LIST_NAME_PATTERN, MAX_CODE_LENGTH, MAX_DEPTH, MAX_LITERAL_VALUES, MAX_NODES,
+  MAX_PATH_LENGTH, MAX_STRING_LENGTH, MAX_WINDOW_DAYS, MIN_WINDOW_DAYS, OPERATORI, OPERATORI_AGGREGATO, PATH_PATTERN,
 } from './condition.limits';
+import { WITH_HISTORY } from './condition.keys';
 import type { Condizione } from './condition.types';
 
 /**
@@ -17,6 +18,13 @@ export interface ValidateOptions {
   campi?: ReadonlySet<string>;
   /** Known named lists: any other `{ lista }` is refused. Omitted: any well-formed name. */
   liste?: ReadonlySet<string>;
+  /**
+   * The aggregate functions the caller computes (risk: FUNZIONI_AGGREGATO_BASE, what its SQL
+   * loader computes): any other is refused. Omitted: every function of the language.
+   */
+  funzioni?: ReadonlySet<string>;
+  /** The aggregate filters and options the caller computes (risk: FILTRI_AGGREGATO_BASE). Omitted: all. */
+  filtri?: ReadonlySet<string>;
 }
 
 type Path = (string | number)[];
@@ -26,8 +34,9 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** What ordering comparisons accept: numbers, or ISO days (compared as text, which orders them). */
 const isOrderable = (v: unknown) => isFiniteNumber(v) || (typeof v === 'string' && ISO_DAY.test(v));
 const GROUPS = ['tutti', 'almeno_uno'] as const;
-const AGGREGATE_KEYS = new Set(['fn', 'finestra_giorni', 'segno', 'contanti', 'paesi_controparte', 'storico_giorni']);
+const AGGREGATE_KEYS: ReadonlySet<string> = new Set(['fn', 'finestra_giorni', ...FILTRI_AGGREGATO]);
 const COUNTRY = /^[A-Za-z]{2}$/;
+const MAX_AMOUNT = 1_000_000_000_000;
 
 export function validateCondition(input: unknown, options: ValidateOptions = {}): ConditionIssue[] {
   const issues: ConditionIssue[] = [];
@@ -88,16 +97,29 @@ export function validateCondition(input: unknown, options: ValidateOptions = {})
     }
   };
 
+  /** causali / canali: a list of codes (texts) or a named list. */
+  const codes = (v: unknown, path: Path) => {
+    if (isRecord(v)) { listRef(v, path); return; }
+    if (!Array.isArray(v) || v.length === 0 || v.length > MAX_LITERAL_VALUES) { add(path, `Indica da 1 a ${MAX_LITERAL_VALUES} valori o una lista ({ lista })`); return; }
+    v.forEach((c, i) => { if (typeof c !== 'string' || c.trim() === '' || c.length > MAX_CODE_LENGTH) add([...path, i], `Un testo di al massimo ${MAX_CODE_LENGTH} caratteri`); });
+  };
+
   const aggregate = (a: unknown, path: Path) => {
     if (!isRecord(a)) { add(path, 'Indica l\'aggregato ({ fn, finestra_giorni, ... })'); return; }
-    for (const k of Object.keys(a)) if (!AGGREGATE_KEYS.has(k)) add([...path, k], 'Chiave non ammessa');
-    if (!(FUNZIONI_AGGREGATO as readonly unknown[]).includes(a.fn)) add([...path, 'fn'], `Funzione sconosciuta: ammesse ${FUNZIONI_AGGREGATO.join(', ')}`);
+    for (const k of Object.keys(a)) {
+      if (!AGGREGATE_KEYS.has(k)) add([...path, k], 'Chiave non ammessa');
+      else if (options.filtri && k !== 'fn' && k !== 'finestra_giorni' && !options.filtri.has(k)) add([...path, k], `Filtro non disponibile qui: ammessi ${[...options.filtri].join(', ')}`);
+    }
+    const fn = a.fn;
+    if (!(FUNZIONI_AGGREGATO as readonly unknown[]).includes(fn)) add([...path, 'fn'], `Funzione sconosciuta: ammesse ${(options.funzioni ? [...options.funzioni] : FUNZIONI_AGGREGATO).join(', ')}`);
+    else if (options.funzioni && !options.funzioni.has(fn as string)) add([...path, 'fn'], `Funzione non disponibile qui: ammesse ${[...options.funzioni].join(', ')}`);
     const window = a.finestra_giorni;
     const days = (v: unknown) => Number.isInteger(v) && (v as number) >= MIN_WINDOW_DAYS && (v as number) <= MAX_WINDOW_DAYS;
     if (!days(window)) add([...path, 'finestra_giorni'], `Un numero intero di giorni tra ${MIN_WINDOW_DAYS} e ${MAX_WINDOW_DAYS}`);
     if (a.segno !== undefined && a.segno !== 'entrata' && a.segno !== 'uscita') add([...path, 'segno'], 'Segno: entrata o uscita');
+    if (a.segno !== undefined && fn === 'passthrough_share') add([...path, 'segno'], 'La quota in transito confronta già entrate e uscite');
     if (a.contanti !== undefined && typeof a.contanti !== 'boolean') add([...path, 'contanti'], 'Contanti: vero o falso');
-    if (a.contanti !== undefined && a.fn === 'cash_share') add([...path, 'contanti'], 'La quota di contanti considera già contanti e non contanti');
+    if (a.contanti !== undefined && fn === 'cash_share') add([...path, 'contanti'], 'La quota di contanti considera già contanti e non contanti');
     if (a.paesi_controparte !== undefined) {
       const p = a.paesi_controparte;
       const ppath = [...path, 'paesi_controparte'];
@@ -106,9 +128,28 @@ export function validateCondition(input: unknown, options: ValidateOptions = {})
       else p.forEach((c, i) => { if (typeof c !== 'string' || !COUNTRY.test(c)) add([...ppath, i], 'Codice ISO di due lettere'); });
     }
     if (a.storico_giorni !== undefined) {
-      if (a.fn !== 'ratio_history') add([...path, 'storico_giorni'], 'Solo per ratio_history');
+      if (!WITH_HISTORY.has(fn as string)) add([...path, 'storico_giorni'], 'Solo per ratio_history e distinct_new_counterparties');
       else if (!days(a.storico_giorni)) add([...path, 'storico_giorni'], `Un numero intero di giorni tra ${MIN_WINDOW_DAYS} e ${MAX_WINDOW_DAYS}`);
-      else if (days(window) && (a.storico_giorni as number) < (window as number)) add([...path, 'storico_giorni'], 'Lo storico è almeno lungo quanto la finestra');
+      else if (fn === 'ratio_history' && days(window) && (a.storico_giorni as number) < (window as number)) add([...path, 'storico_giorni'], 'Lo storico è almeno lungo quanto la finestra');
+    }
+    if (a.causali !== undefined) codes(a.causali, [...path, 'causali']);
+    if (a.canali !== undefined) codes(a.canali, [...path, 'canali']);
+    const amount = (k: 'importo_min' | 'importo_max') => {
+      const v = a[k];
+      if (v !== undefined && !(isFiniteNumber(v) && v >= 0 && v <= MAX_AMOUNT)) add([...path, k], 'Un importo in euro, zero o più');
+    };
+    amount('importo_min');
+    amount('importo_max');
+    if (isFiniteNumber(a.importo_min) && isFiniteNumber(a.importo_max) && a.importo_min > a.importo_max) add([...path, 'importo_max'], 'L\'importo massimo è minore del minimo');
+    if (a.tondi !== undefined && typeof a.tondi !== 'boolean') add([...path, 'tondi'], 'Importi tondi: vero o falso');
+    if (a.livello !== undefined && a.livello !== 'cliente' && a.livello !== 'rapporto') add([...path, 'livello'], 'Livello: cliente o rapporto');
+    if (a.entro_giorni !== undefined) {
+      if (fn !== 'passthrough_share') add([...path, 'entro_giorni'], 'Solo per passthrough_share');
+      else if (!days(a.entro_giorni)) add([...path, 'entro_giorni'], `Un numero intero di giorni tra ${MIN_WINDOW_DAYS} e ${MAX_WINDOW_DAYS}`);
+    }
+    if (a.misura !== undefined) {
+      if (fn !== 'ratio_history' && fn !== 'peer_ratio') add([...path, 'misura'], 'Solo per ratio_history e peer_ratio');
+      else if (a.misura !== 'importo' && a.misura !== 'numero') add([...path, 'misura'], 'Misura: importo o numero');
     }
   };
 

@@ -24,18 +24,55 @@ export type FunzioneAggregato =
   | 'distinct_counterparties' | 'distinct_countries'
   /** The window's sum against the subject's own average for a window of the same length in the preceding `storico_giorni`. */
   | 'ratio_history'
-  /** The window's sum, annualised, against the declared yearly volume (profile field `dichiarato.volume_annuo_eur`). */
-  | 'ratio_declared';
+  /**
+   * The window's sum, brought to the declared period, against the declared volume: for risk the
+   * yearly volume (`dichiarato.volume_annuo_eur`), for monitoring the monthly one (the context says which).
+   */
+  | 'ratio_declared'
+  // Monitoring's aggregates, computed in memory by the monitoring engine (the risk loader's SQL does not compute them).
+  /** Average amount of the window's movements (none: missing). */
+  | 'avg'
+  /** Largest amount of the window's movements (none: missing). */
+  | 'max'
+  /** Counterparties of the window not met in the `storico_giorni` before it. */
+  | 'distinct_new_counterparties'
+  /** Days between the evaluated movement (or the day's first) and the previous one within the window (none: missing). */
+  | 'days_since_previous'
+  /** Share of the window's inflows that left again within `entro_giorni`, 0..1. */
+  | 'passthrough_share'
+  /** The window's sum (or count) against the median of the subject's peer group. */
+  | 'peer_ratio';
+
+/** The aggregate's filters and options besides `fn` and `finestra_giorni` (the catalogue a caller allows names them). */
+export type FiltroAggregato =
+  | 'segno' | 'contanti' | 'paesi_controparte' | 'storico_giorni'
+  | 'causali' | 'canali' | 'importo_min' | 'importo_max' | 'tondi' | 'livello' | 'entro_giorni' | 'misura';
 
 export interface Aggregato {
   fn: FunzioneAggregato;
   finestra_giorni: number;
   segno?: 'entrata' | 'uscita';
   contanti?: boolean;
-  /** Only movements whose counterparty country is in this list (literal ISO codes or a named list). */
+  /** Only movements whose counterparty country, or the country of the counterparty's IBAN, is in this list (literal ISO codes or a named list). */
   paesi_controparte?: readonly string[] | { lista: string };
-  /** ratio_history only: how far back the comparison goes (default 365). */
+  /** ratio_history and distinct_new_counterparties: how far back the comparison goes (default 365). */
   storico_giorni?: number;
+  /** Only movements with one of these causali (case-insensitive; literal or a named list). */
+  causali?: readonly string[] | { lista: string };
+  /** Only movements on one of these channels (case-insensitive; literal or a named list). */
+  canali?: readonly string[] | { lista: string };
+  /** Only movements of at least this amount in EUR (inclusive). */
+  importo_min?: number;
+  /** Only movements of at most this amount in EUR (inclusive). */
+  importo_max?: number;
+  /** true: only round amounts (a multiple of 500 EUR); false: only the others. */
+  tondi?: boolean;
+  /** `rapporto`: the evaluated relationship's movements only; `cliente` (default): all the customer's. */
+  livello?: 'cliente' | 'rapporto';
+  /** passthrough_share: days within which an inflow must leave again to count (default 2). */
+  entro_giorni?: number;
+  /** ratio_history and peer_ratio: compare amounts (`importo`, default) or numbers of movements (`numero`). */
+  misura?: 'importo' | 'numero';
 }
 
 export type Condizione =

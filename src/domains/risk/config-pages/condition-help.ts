@@ -1,4 +1,5 @@
-import type { Condizione, FunzioneAggregato } from '../../../kit/conditions/condition.types';
+import type { FUNZIONI_AGGREGATO_BASE } from '../../../kit/conditions';
+import type { Condizione } from '../../../kit/conditions/condition.types';
 import type { ProfiloRischio } from '../risk.types';
 
 /**
@@ -64,8 +65,8 @@ export const CAMPI_PROFILO: readonly { gruppo: string; campi: CampoProfilo[] }[]
   },
 ];
 
-/** The aggregate functions with their Italian meaning (the preview's sentence uses the same words). */
-export const FUNZIONI_AGGREGATO_HELP: Record<FunzioneAggregato, string> = {
+/** The aggregate functions a risk rule may use (what the SQL loader computes) with their Italian meaning (the preview's sentence uses the same words). */
+export const FUNZIONI_AGGREGATO_HELP: Record<(typeof FUNZIONI_AGGREGATO_BASE)[number], string> = {
   count: 'numero dei movimenti nella finestra',
   sum: 'importo totale in euro nella finestra',
   cash_share: 'quota dei contanti sul totale (da 0 a 1)',

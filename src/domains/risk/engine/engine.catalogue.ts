@@ -1,5 +1,6 @@
 import { validateCondition, type ConditionIssue } from '../../../kit/conditions';
 import type { Condizione } from '../../../kit/conditions/condition.types';
+import { SQL_AGGREGATE_CATALOGUE } from '../../movements';
 import { emptyProfile } from './engine.profile';
 import { RISK_LIST_NAMES } from './engine.lists';
 
@@ -18,9 +19,13 @@ export const PROFILE_FIELDS: ReadonlySet<string> = new Set(leafPaths(emptyProfil
 const QUESTION = /^questionario\.[A-Za-z0-9_]+$/;
 export const isKnownField = (campo: string) => PROFILE_FIELDS.has(campo) || QUESTION.test(campo);
 
-/** The condition's issues: the language's own checks, then the catalogue of fields. */
+/**
+ * The condition's issues: the language's own checks, limited to the aggregates the movements
+ * area's SQL loader computes (monitoring's in-memory ones are refused: `aggregato.fn: Funzione non
+ * disponibile qui`), then the catalogue of fields.
+ */
 export function validateRuleCondition(c: unknown): ConditionIssue[] {
-  const issues = validateCondition(c, { liste: RISK_LIST_NAMES });
+  const issues = validateCondition(c, { liste: RISK_LIST_NAMES, ...SQL_AGGREGATE_CATALOGUE });
   if (issues.length) return issues;
   const walk = (node: Condizione, path: (string | number)[]) => {
     if ('tutti' in node) node.tutti.forEach((x, i) => walk(x, [...path, 'tutti', i]));
