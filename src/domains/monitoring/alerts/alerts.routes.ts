@@ -78,7 +78,7 @@ export const registerAlertRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
-    method: 'DELETE', path: '/api/monitoring/alerts/:id', summary: 'Elimina un alert nuovo o assegnato generato per errore (motivazione obbligatoria; resta nel registro di audit)', tag,
+    method: 'PUT', path: '/api/monitoring/alerts/:id/delete', summary: 'Elimina un alert nuovo o assegnato generato per errore (motivazione obbligatoria; resta nel registro di audit)', tag,
     access: staff(ALERT_DELETERS), body: deleteAlertSchema, response: z.object({ id: z.string(), eliminato: z.literal(true) }),
     handler: async (ctx, { body, params }) => ({ id: await deleteAlert(deps, tenantOf(ctx), user(ctx), params.id!, body.motivazione), eliminato: true as const }),
   });
