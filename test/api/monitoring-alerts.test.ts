@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import ExcelJS from 'exceljs';
 import { randomUUID } from 'node:crypto';
 import { withTenant } from '../../src/db/tenant';
 import { caseIdForAlert, raiseAlerts } from '../../src/domains/monitoring';
@@ -159,7 +160,8 @@ describe('monitoring alerts: raiseAlerts and /api/monitoring/alerts', function (
       assert.ok((await q('aperti=true')).every((i) => ['new', 'assigned', 'closing'].includes(i.stato)));
       const byScore = await q('sort=-punteggio&limit=3');
       assert.equal(byScore[0]!.punteggio, 90);
-      assert.ok((await q('q=Monitorato 1')).some((i) => i.id === a.id));
+      assert.ok((await q('q=c-1')).some((i) => i.id === a.id), 'by the customer\'s code');
+      assert.deepEqual(await q('q=Monitorato'), [], 'not by name: the customer is found on /anagrafe');
       assert.ok((await q(`q=${a.cod_alert}`)).some((i) => i.id === a.id));
       const bad = await viewer.get('/api/monitoring/alerts?stato=aperto&dal=01/07/2026&assegnatario=bruno&sort=importo');
       assert.deepEqual(paths(bad), ['assegnatario', 'dal', 'sort', 'stato']);
@@ -170,6 +172,29 @@ describe('monitoring alerts: raiseAlerts and /api/monitoring/alerts', function (
       assert.equal((await outsider.put(`/api/monitoring/alerts/${a.id}/assign`, { assegnatario: outsiderUser.cod_utente })).status, 404);
       assert.equal((await outsider.put(`/api/monitoring/alerts/${a.id}/escalate`, {})).status, 404);
       assert.equal((await viewer.get(`/api/monitoring/alerts/${a.cod_alert}`)).body.id, a.id, 'by code too');
+    });
+
+    it('exports the alerts as CSV and XLSX with the list\'s filters: customer code and external code, rule, typology, date raised, score, state', async () => {
+      const a = await newAlert('contanti', 'C-2', '2026-12-01', { punteggio: 77, chiaveRiscontro: 'export-1' });
+      const csv = await viewer.get('/api/export/alert?formato=csv&dal=2026-12-01&al=2026-12-01');
+      assert.equal(csv.status, 200, csv.text);
+      const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+      assert.equal(lines[0], 'Codice alert,Codice cliente,Codice esterno del cliente,Cliente,Rapporto,Regola,Nome della regola,Versione della regola,Tipologia,Origine,Rilevato il,Periodo dal,Periodo al,Punteggio,Riscontri,Ultimo riscontro,Stato,Disposizione,Caso');
+      assert.equal(lines.length, 2);
+      assert.match(lines[1]!, new RegExp(`^${a.cod_alert},C-2,,Cliente Monitorato 2,,contanti,Contanti oltre soglia contanti,1,Contanti oltre la soglia mensile,Elaborazione giornaliera,2026-12-01T20:00:00.000Z,2026-12-01,2026-12-01,77,1,.*,Nuovo,,$`));
+      const xlsx = await viewer.getBytes('/api/export/alert?formato=xlsx&cod_anagrafe=C-2&sort=-punteggio');
+      assert.equal(xlsx.status, 200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0]!;
+      assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1, 4), ['Codice alert', 'Codice cliente', 'Codice esterno del cliente']);
+      const rows = Array.from({ length: sheet.rowCount - 1 }, (_, i) => sheet.getRow(i + 2));
+      assert.ok(rows.length >= 2 && rows.every((r) => r.getCell(2).value === 'C-2'));
+      const scores = rows.map((r) => Number(r.getCell(14).value));
+      assert.deepEqual(scores, [...scores].sort((x, y) => y - x), 'the list\'s sort');
+      assert.ok(rows[0]!.getCell(11).value instanceof Date, 'the date raised as a date cell');
+      assert.equal((await outsider.get('/api/export/alert?formato=csv')).text.trim().split('\r\n').length, 1, 'another tenant exports its own alerts only');
+      assert.deepEqual(paths(await viewer.get('/api/export/alert?stato=aperto')), ['stato']);
     });
 
     it('assigns in the tenant only, refuses the wrong state with the allowed actions (409) and readers (403)', async () => {

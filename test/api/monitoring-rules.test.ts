@@ -37,7 +37,7 @@ describe('monitoring rules API (/api/monitoring/rules)', function () {
     assert.equal(r.body.bozza.stato, 'bozza');
     assert.deepEqual(r.body.bozza.indicatori, ['11.1']);
     assert.deepEqual(r.body.bozza.condizione, ruleBody('x').condizione);
-    const list = await viewer.get('/api/monitoring/rules?q=contanti_mese');
+    const list = await viewer.get('/api/monitoring/rules?bozza=true&limit=200');
     assert.equal(list.status, 200, list.text);
     const item = list.body.items.find((i: { cod_regola: string }) => i.cod_regola === 'contanti_mese');
     assert.deepEqual([item.bozza_versione, item.attiva_versione], [1, null]);

@@ -1,7 +1,8 @@
 import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { registerAlertRoutes } from './alerts/alerts.routes';
-import { alertsList } from './alerts/alerts.list';
+import { alertsListWithExport } from './alerts/alerts.export';
+import { alertsHome } from './alerts/alerts.home';
 import { registerRuleRoutes } from './rules/rules.routes';
 import { monitoringRulesList } from './rules/rules.list';
 
@@ -13,10 +14,11 @@ export const monitoringArea = defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   routes: [registerAlertRoutes, registerRuleRoutes],
-  lists: [alertsList, monitoringRulesList],
+  lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
     { section: 'Monitoraggio', label: 'Transazioni', href: '/transazioni', roles: STAFF_READ, order: 30 },
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],
+  home: alertsHome,
 });

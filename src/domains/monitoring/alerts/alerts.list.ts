@@ -42,7 +42,7 @@ export const alertsList = defineList<{
   filters: {
     stato: { apply: (qb, v) => qb.where('a.stato', v), sample: 'new' },
     tipologia: { apply: (qb, v) => qb.where('a.tipologia', v), sample: 'fan_in' },
-    cod_regola: { apply: (qb, v) => qb.where('a.cod_regola', v), sample: 'regola_7' },
+    cod_regola: { apply: (qb, v) => qb.where('a.cod_regola', v), sample: 'alrreg_7' },
     cod_anagrafe: { apply: (qb, v) => qb.where('a.cod_anagrafe', v), sample: 'ALRANA-00007' },
     // A user id: the pages and the API turn `me` into the caller's before the list is read.
     assegnatario: { apply: (qb, v) => qb.where('a.assegnatario', v), sample: '00000000-0000-4000-8000-000000000001' },
@@ -54,9 +54,11 @@ export const alertsList = defineList<{
       sample: true,
     },
   },
+  // By the alert's and the customer's codes, on the alert's own row (a condition on the joined customer would make the
+  // planner join every alert before filtering); a customer is found by name on /anagrafe.
   search: {
-    apply: (qb, like) => qb.where((w) => w.whereILike('an.denominazione', like).orWhereILike('a.cod_alert', like).orWhereILike('a.cod_anagrafe', like)),
-    sample: 'rossi',
+    apply: (qb, like) => qb.where((w) => w.whereILike('a.cod_alert', like).orWhereILike('a.cod_anagrafe', like)),
+    sample: 'ALR-00',
   },
   limit: { default: 25, max: 200 },
 });

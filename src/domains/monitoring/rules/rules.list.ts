@@ -3,7 +3,9 @@ import type { Tipologia } from '../monitoring.typologies';
 
 /**
  * The rules of a tenant with their version in force and their draft: one row per rule, the two
- * versions joined through the partial unique indexes (at most one of each per rule).
+ * versions joined through the partial unique indexes (at most one of each per rule). No free-text
+ * search: a tenant has tens of rules, read by code, typology and state; PostgreSQL cannot estimate
+ * an `ilike` on them and would read the table for it.
  */
 export const monitoringRulesList = defineList<{ tipologia: Tipologia; attiva: boolean; bozza: boolean }>({
   name: 'monitoring.rules',
@@ -29,6 +31,5 @@ export const monitoringRulesList = defineList<{ tipologia: Tipologia; attiva: bo
     attiva: { apply: (qb, v) => (v ? qb.whereNotNull('a.id') : qb.whereNull('a.id')), sample: true },
     bozza: { apply: (qb, v) => (v ? qb.whereNotNull('b.id') : qb.whereNull('b.id')), sample: true },
   },
-  search: { apply: (qb, like) => qb.where((w) => w.whereILike('r.nome', like).orWhereILike('r.cod_regola', like)), sample: 'contanti' },
   limit: { default: 50, max: 200 },
 });

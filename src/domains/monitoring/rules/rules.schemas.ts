@@ -83,7 +83,6 @@ export const listRulesQuery = z.object({
   tipologia: z.enum(TIPOLOGIE).optional().or(empty),
   attiva: bool.optional().or(empty),
   bozza: bool.optional().or(empty),
-  q: z.string().trim().max(200).optional(),
   ...listParamsShape(monitoringRulesList),
 });
 export type ListRulesQuery = z.infer<typeof listRulesQuery>;
