@@ -201,13 +201,13 @@ const customersSeeded = new WeakMap<Knex, Promise<void>>();
 export const seedCustomers: Seed = (owner) => {
   if (!customersSeeded.has(owner)) {
     customersSeeded.set(owner, perTenant(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, nome, cognome, codice_fiscale,
-        paese_residenza, nazionalita, pep, classe_rischio, stato, created_by, created_at, updated_at)
+        paese_residenza, nazionalita, pep, classe_rischio, stato, codice_esterno, created_by, created_at, updated_at)
       select :tenant, 'ANA-' || lpad(i::text, 6, '0'), case when i % 3 = 0 then 'societa' else 'persona_fisica' end,
         case when i % 3 = 0 then 'Societa ' || md5(i::text) else 'Cognome' || md5(i::text) || ' Nome' || i end,
         case when i % 3 = 0 then null else 'Nome' || i end, case when i % 3 = 0 then null else 'Cognome' || md5(i::text) end,
         upper(substr(md5(i::text), 1, 16)), (array['IT','IT','IT','DE','FR','CH'])[1 + i % 6], 'IT', i % 50 = 0,
-        (array['basso','medio','medio_alto','alto'])[1 + i % 4], case when i % 40 = 0 then 'sospeso' else 'attivo' end, 'seed',
-        now() - i * interval '1 minute', now()
+        (array['basso','medio','medio_alto','alto'])[1 + i % 4], case when i % 40 = 0 then 'sospeso' else 'attivo' end,
+        case when i % 2 = 0 then 'EST-' || lpad(i::text, 6, '0') end, 'seed', now() - i * interval '1 minute', now()
       from generate_series(1, :n) i`)(owner));
   }
   return customersSeeded.get(owner)!;
