@@ -9,6 +9,16 @@ import { Customer } from './customer.model';
  * (anagrafe_codice_esterno) is the last guard.
  */
 
+/** Letters, digits and . _ - / : (no spaces), up to 64 characters: codes as source systems write them. */
+export const EXTERNAL_CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}$/;
+export const CODICE_ESTERNO_MESSAGE = 'Codice esterno non valido: fino a 64 caratteri tra lettere, cifre e . _ - / : (senza spazi)';
+
+/** A code as typed (trimmed), or the Italian message saying what is wrong. */
+export function checkExternalCode(raw: string): { ok: true; value: string } | { ok: false; message: string } {
+  const s = raw.trim();
+  return EXTERNAL_CODE_PATTERN.test(s) ? { ok: true, value: s } : { ok: false, message: CODICE_ESTERNO_MESSAGE };
+}
+
 export async function lockExternalCode(trx: Knex.Transaction, codAzienda: string, codice: string): Promise<void> {
   await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`anagrafe-esterno:${codAzienda}:${codice}`]);
 }

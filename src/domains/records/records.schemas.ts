@@ -5,6 +5,7 @@ import { projectRoot } from '../../config';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
 import { checkAteco } from './ateco';
+import { CODICE_ESTERNO_MESSAGE, EXTERNAL_CODE_PATTERN } from './records.external-code';
 import { normaliseTaxId } from './tax-id';
 import { customersList, documentsList, linksList, ownersList, relationshipsList } from './records.lists';
 import {
@@ -32,10 +33,9 @@ const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, messa
   z.preprocess(blank, z.enum(values, { message }).optional());
 const bool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)), z.boolean({ message: 'Indica sì o no' }).optional());
 
-/** The customer's code in the source system: letters, digits and . _ - / : (no spaces), as the import names it. */
-export const CODICE_ESTERNO_MESSAGE = 'Codice esterno non valido: fino a 64 caratteri tra lettere, cifre e . _ - / : (senza spazi)';
-export const codiceEsterno = () => z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v),
-  z.string({ message: CODICE_ESTERNO_MESSAGE }).max(64, CODICE_ESTERNO_MESSAGE).regex(/^[A-Za-z0-9][A-Za-z0-9._/:-]*$/, CODICE_ESTERNO_MESSAGE).optional());
+/** The customer's code in the source system (records.external-code.ts). */
+const codiceEsterno = () => z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v),
+  z.string({ message: CODICE_ESTERNO_MESSAGE }).regex(EXTERNAL_CODE_PATTERN, CODICE_ESTERNO_MESSAGE).optional());
 const ateco = z.preprocess(blank, z.string({ message: 'Indica il codice ATECO' }).transform((v, ctx) => {
   const r = checkAteco(v);
   if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
