@@ -34,7 +34,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   const check = (name: string, predicate: string) => knex.raw(`alter table anagrafe add constraint ${name} check (${predicate})`);
   await check('anagrafe_codice_esterno', "codice_esterno is null or (char_length(codice_esterno) between 1 and 64 and codice_esterno !~ '\\s')");
-  await check('anagrafe_ateco', "ateco is null or ateco ~ '^[0-9]{2}(\\.[0-9]{1,2}|\\.[0-9]{2}\\.[0-9]{1,2})?$'");
+  // {0,1}, not '?': knex.raw reads a question mark as a binding.
+  await check('anagrafe_ateco', "ateco is null or ateco ~ '^[0-9]{2}(\\.[0-9]{1,2}|\\.[0-9]{2}\\.[0-9]{1,2}){0,1}$'");
   await check('anagrafe_professione', 'professione is null or char_length(professione) <= 200');
   await check('anagrafe_volume_mensile', 'volume_mensile_atteso_eur is null or volume_mensile_atteso_eur >= 0');
   await check('anagrafe_uso_contanti', `uso_contanti_atteso is null or uso_contanti_atteso in (${USI_CONTANTI.map((u) => `'${u}'`).join(', ')})`);
