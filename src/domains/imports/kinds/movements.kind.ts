@@ -104,10 +104,12 @@ export const movementsKind: ImportKind<MovementImport> = {
         }
         m[field] = cod;
       }
-      return [{ riga: r.riga, value: m }];
+      return [{ riga: r.riga, value: m, named: r.value }];
     });
     const { codAnagrafe, errors: refErrors } = await resolveMovementParties(trx, ctx.codAzienda, resolved.map((r) => r.value));
-    errors.push(...refErrors.map((e) => ({ riga: resolved[e.index]!.riga, colonna: columnOf(e.field), messaggio: e.message })));
+    // A subject the row named by its external code is reported at that column, where the row named it.
+    const columnNamed = (i: number, field: string) => BY_EXTERNAL.find(([c, f]) => f === field && resolved[i]!.named[c])?.[0] ?? columnOf(field);
+    errors.push(...refErrors.map((e) => ({ riga: resolved[e.index]!.riga, colonna: columnNamed(e.index, e.field), messaggio: e.message })));
     const bad = new Set(refErrors.map((e) => e.index));
     const keep = (_: unknown, i: number) => !bad.has(i);
     // The subjects just resolved go along: insertMovements does not read them again.
