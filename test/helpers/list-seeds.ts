@@ -46,10 +46,13 @@ const movementsSeed: Seed = async (owner) => {
       select :tenant, 'MOVANA-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || i, 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
     await owner.raw(`insert into rapporti (cod_azienda, cod_rapporto, cod_anagrafe, tipo, data_apertura, created_by)
       select :tenant, 'MOVRAP-' || lpad(i::text, 5, '0'), 'MOVANA-' || lpad(i::text, 5, '0'), 'conto_corrente', date '2020-01-01', 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
-    await owner.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, contanti, causale, chiave_esterna, created_by)
+    // 2% executed by another customer (a delegate, a third party at the counter), at a time of day.
+    await owner.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, contanti, causale, chiave_esterna,
+        cod_anagrafe_esecutore, ora_operazione, created_by)
       select gen_random_uuid(), :tenant, 'MOVRAP-' || lpad((1 + i % (:n / 20))::text, 5, '0'), 'MOVANA-' || lpad((1 + i % (:n / 20))::text, 5, '0'),
         ${span} + (i % ${days}), 1 + (i * 7919 % 1000000) / 100.0, 1 + (i * 7919 % 1000000) / 100.0,
-        (array['entrata','uscita'])[1 + i % 2], i % 25 = 0, 'Bonifico', 'seed-' || i, 'seed'
+        (array['entrata','uscita'])[1 + i % 2], i % 25 = 0, 'Bonifico', 'seed-' || i,
+        case when i % 50 = 0 then 'MOVANA-' || lpad((1 + (i * 7) % (:n / 20))::text, 5, '0') end, time '08:00' + (i % 600) * interval '1 minute', 'seed'
       from generate_series(1, :n) i`, { tenant, n });
   }
 };
