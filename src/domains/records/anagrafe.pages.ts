@@ -105,6 +105,8 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   /** A refused command's field messages next to the fields; anything else is not the form's business. */
   const commandErrors = (err: unknown): Record<string, string> | undefined => {
     if (err instanceof ValidationError) return Object.fromEntries(err.errors.map((x) => [x.path || '_form', x.message]));
+    // Another subject holds the external code: the message goes next to the field.
+    if (err instanceof HttpError && err.code === 'DUPLICATE_EXTERNAL_CODE') return { codice_esterno: err.detail ?? err.title };
     if (err instanceof HttpError && err.status === 409) return { _form: err.detail ?? err.title };
     return undefined;
   };

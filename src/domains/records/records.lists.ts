@@ -13,7 +13,7 @@ import type { ClasseRischio, StatoAnagrafe, TipoDocumento, TipoLegame, TipoSogge
 const looksLikeCode = (term: string) => /^ANA-\d+$/i.test(term) || (/^[A-Z0-9]{11,16}$/i.test(term) && /\d/.test(term));
 
 export const customersList = defineList<{
-  tipo: TipoSoggetto; classe_rischio: ClasseRischio; stato: StatoAnagrafe; pep: boolean; paese: string;
+  tipo: TipoSoggetto; classe_rischio: ClasseRischio; stato: StatoAnagrafe; pep: boolean; paese: string; codice_esterno: string;
 }>({
   name: 'records.anagrafe',
   table: 'anagrafe',
@@ -22,7 +22,7 @@ export const customersList = defineList<{
   columns: () => [
     'cod_azienda', 'cod_anagrafe', 'tipo_soggetto', 'denominazione', 'nome', 'cognome', 'codice_fiscale', 'partita_iva', 'codice_fiscale_estero',
     'paese_fiscale', 'data_nascita', 'nazionalita', 'paese_residenza', 'pep', 'classe_rischio', 'punteggio_rischio', 'stato', 'versione',
-    'created_at', 'updated_at',
+    'codice_esterno', 'created_at', 'updated_at',
   ],
   sorts: {
     created_at: [{ column: 'created_at', type: 'timestamp' }, { column: 'cod_anagrafe', type: 'text' }],
@@ -36,6 +36,8 @@ export const customersList = defineList<{
     stato: { apply: (qb, v) => qb.where('stato', v), sample: 'sospeso' },
     pep: { apply: (qb, v) => qb.where('pep', v), sample: true },
     paese: { apply: (qb, v) => qb.where('paese_residenza', v), sample: 'DE' },
+    // The source system's code: at most one customer (the unique index anagrafe_codice_esterno).
+    codice_esterno: { apply: (qb, v) => qb.where('codice_esterno', v), sample: 'EST-000042' },
   },
   search: {
     apply: (qb, like, term) => {
