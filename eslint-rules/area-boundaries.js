@@ -15,6 +15,9 @@ const PROCESS_AREA = {
   'travel-rule': 'verifications',
   // Monitoring (issue 23): the alert's table process (monitoring and KYT alerts).
   'monitoring-alert': 'monitoring',
+  // ... its evaluation runs (daily batch, replay, backtest) and the release of a rule's draft.
+  'monitoring-runs': 'monitoring',
+  'monitoring-release': 'monitoring',
 };
 
 function areaOf(rel) {

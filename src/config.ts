@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productionProblems } from './config.production';
 import { parseMaxCachedWorkflows } from '../temporal/workflow-cache';
+import { DEFAULT_ENGINE_TASK_QUEUE } from '../workflows/lib/engine-queue';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,6 +56,8 @@ export interface TemporalConfig {
   address: string | undefined; // undefined: start the embedded dev server
   namespace: string;
   taskQueue: string;
+  /** The monitoring engine's queue (ENGINE_TASK_QUEUE): daily batch chunks, replays, backtests (workflows/lib/engine-queue.ts). */
+  engineTaskQueue: string;
   tlsCertPath?: string;
   tlsKeyPath?: string;
   apiKey?: string;
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       address: env.TEMPORAL_ADDRESS || undefined,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
       taskQueue: env.TEMPORAL_TASK_QUEUE ?? 'compliance',
+      engineTaskQueue: env.ENGINE_TASK_QUEUE || DEFAULT_ENGINE_TASK_QUEUE,
       tlsCertPath: env.TEMPORAL_TLS_CERT || undefined,
       tlsKeyPath: env.TEMPORAL_TLS_KEY || undefined,
       apiKey: env.TEMPORAL_API_KEY || undefined,

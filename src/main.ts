@@ -47,7 +47,7 @@ async function main(shutdown: Shutdown) {
   // A worker that fails on its own (its server gone) takes the whole process tree down with it, children included.
   workerRun.catch((err: unknown) => { if (!shutdown.stopping) { logger.error({ err }, 'worker failed'); void shutdown.stop('worker failed', 1); } });
   shutdown.add('Temporal worker', async () => { worker.shutdown(); await workerRun; });
-  const schedules = await ensureSchedules(await deps.temporal.get(), config.temporal.taskQueue);
+  const schedules = await ensureSchedules(await deps.temporal.get(), config.temporal.taskQueue, config.temporal.engineTaskQueue);
   if (schedules.length) say(`Temporal schedules created: ${schedules.join(', ')}`);
   // A new installation has no sanctions lists yet: run the daily import once now rather than at night.
   const [{ n }] = await owner('screening_list_versions').count({ n: '*' });

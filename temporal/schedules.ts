@@ -2,6 +2,8 @@ import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@tem
 import { CDD_SWEEP_SCHEDULE_ID, CDD_SWEEP_WORKFLOW_TYPE } from '../workflows/cdd/cdd-sweep.contract';
 import { RISK_EVENTS_SCHEDULE_ID, RISK_EVENTS_WORKFLOW_TYPE } from '../workflows/risk/risk-events.contract';
 import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../workflows/outbox/outbox.contract';
+import { DEFAULT_ENGINE_TASK_QUEUE } from '../workflows/lib/engine-queue';
+import { MONITORING_DAILY_SCHEDULE_ID, MONITORING_DAILY_SWEEP_WORKFLOW_TYPE } from '../workflows/monitoring-runs/monitoring-runs.contract';
 import {
   SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE, type ScreeningImportInput,
 } from '../workflows/screening/screening.contract';
@@ -10,7 +12,7 @@ import {
  * The platform's recurring work, as Temporal Schedules (visible and pausable in the Web UI).
  * Created when a worker starts; an existing schedule is left as the operators configured it.
  */
-export async function ensureSchedules(client: Client, taskQueue: string): Promise<string[]> {
+export async function ensureSchedules(client: Client, taskQueue: string, engineTaskQueue: string = DEFAULT_ENGINE_TASK_QUEUE): Promise<string[]> {
   const created: string[] = [];
   try {
     const input: ScreeningImportInput = { trigger: 'schedule', requestedBy: 'schedule' };
@@ -62,6 +64,21 @@ export async function ensureSchedules(client: Client, taskQueue: string): Promis
       memo: { descrizione: 'Ricalcola il rischio dei clienti con nuove corrispondenze di screening, dati modificati o adeguate verifiche completate' },
     });
     created.push(RISK_EVENTS_SCHEDULE_ID);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  try {
+    await client.schedule.create({
+      scheduleId: MONITORING_DAILY_SCHEDULE_ID,
+      // After midnight in Rome the day has closed; before the sanctions import, so the night's work does not overlap.
+      spec: { calendars: [{ hour: 1, minute: 30 }], timezone: 'Europe/Rome' },
+      action: {
+        type: 'startWorkflow', workflowType: MONITORING_DAILY_SWEEP_WORKFLOW_TYPE, args: [{ engineTaskQueue }], taskQueue, workflowId: 'monitoring-daily:scheduled',
+      },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 day' },
+      memo: { descrizione: 'Monitoraggio transazioni: elaborazione giornaliera della giornata chiusa per ogni azienda' },
+    });
+    created.push(MONITORING_DAILY_SCHEDULE_ID);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }

@@ -17,7 +17,7 @@ async function main() {
   const { worker, connection, sealer, searchAttributesAdded } = await createWorker({ temporal: config.temporal, address: temporalAddress, db, platformDb, logger, config });
   if (searchAttributesAdded.length) logger.info({ namespace: config.temporal.namespace, added: searchAttributesAdded }, 'Temporal search attributes registered');
   const client = new TemporalClientProvider(config.temporal, () => temporalAddress);
-  await ensureSchedules(await client.get(), config.temporal.taskQueue);
+  await ensureSchedules(await client.get(), config.temporal.taskQueue, config.temporal.engineTaskQueue);
   await client.close();
   const shutdown = new Shutdown({ log: (m) => logger.info(m) });
   shutdown.add('database', async () => { await db.destroy(); await platformDb.destroy(); });

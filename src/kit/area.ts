@@ -2,6 +2,7 @@ import type nunjucks from 'nunjucks';
 import type { ActivityDeps } from '../../activities/deps';
 import type { Deps } from '../deps';
 import type { SessionStore } from '../http/session-store';
+import type { Evaluators } from './evaluators';
 import type { HomeTiles } from './home';
 import type { ListDefinition } from './list';
 import type { NavEntry } from './nav';
@@ -53,6 +54,11 @@ export interface AreaDefinition {
    * the active tenant, counted with the area's own queries in a tenant transaction.
    */
   home?: HomeTiles;
+  /**
+   * What the area judges as other areas record it (src/kit/evaluators.ts): transaction monitoring
+   * evaluates each movement POST /api/movimenti commits, without the movements area importing it.
+   */
+  evaluators?: Evaluators;
 }
 
 export const defineArea = (a: AreaDefinition): AreaDefinition => a;

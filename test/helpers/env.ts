@@ -18,6 +18,7 @@ import { startTemporalDevServer } from '../../temporal/dev-server';
 import { workflowBundle } from '../../temporal/bundle';
 import { createWorker } from '../../temporal/worker';
 import type { RouteDeclaration } from '../../src/kit/routes';
+import { startEngineActivityWorker } from './engine-worker';
 import { TestClient } from './http-client';
 import { Mailbox } from './mailbox';
 import { nextTotpCode, randomTotpSecret } from './totp';
@@ -95,7 +96,8 @@ async function startTestEnv(): Promise<TestEnv> {
   await assertTenantKeyAccepted(deps.db);
   const { worker, connection, sealer } = await createWorker({ temporal: config.temporal, address: temporalServer.address, db: deps.db, platformDb: deps.platformDb, logger: deps.logger, config });
   const workerRun = worker.run();
-  const stopWorker = async () => { worker.shutdown(); await workerRun.catch(() => undefined); await sealer.stop(); await connection.close(); };
+  const stopEngine = await startEngineActivityWorker({ connection, config, db: deps.db, platformDb: deps.platformDb, logger: deps.logger });
+  const stopWorker = async () => { await stopEngine(); worker.shutdown(); await workerRun.catch(() => undefined); await sealer.stop(); await connection.close(); };
 
   const { app, routes, router } = createApp(deps);
   const server: Server = await new Promise((resolve) => { const s = answerClientErrors(app.listen(0, '127.0.0.1', () => resolve(s))); });

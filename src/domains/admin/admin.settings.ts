@@ -37,6 +37,14 @@ export const SETTINGS_CATALOGUE = {
     ...int(0, 101), default: 70, gruppo: 'Monitoraggio',
     descrizione: 'Punteggio da cui archiviare un alert (falso positivo o giustificato) richiede la conferma di una seconda persona (101: mai)',
   },
+  'monitoring.tolleranza_volume': {
+    ...int(0, 1000), default: 50, gruppo: 'Monitoraggio',
+    descrizione: 'Scostamento massimo, in percentuale, tra gli alert del backtest di una bozza e quelli della versione in vigore perché possa entrare in vigore',
+  },
+  'monitoring.alert_max_nuova_regola': {
+    ...int(0, 100000), default: 100, gruppo: 'Monitoraggio',
+    descrizione: 'Alert all\'anno ogni 10.000 clienti che una regola nuova (senza versione in vigore) può generare nel backtest per entrare in vigore',
+  },
   'cdd.review_years_high': { ...int(1, 10), default: 1, descrizione: 'Anni tra due verifiche periodiche, rischio alto', gruppo: 'Adeguata verifica' },
   'cdd.review_years_medium_high': { ...int(1, 10), default: 2, descrizione: 'Anni tra due verifiche periodiche, rischio medio-alto', gruppo: 'Adeguata verifica' },
   'cdd.review_years_medium': { ...int(1, 10), default: 3, descrizione: 'Anni tra due verifiche periodiche, rischio medio', gruppo: 'Adeguata verifica' },

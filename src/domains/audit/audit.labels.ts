@@ -229,6 +229,15 @@ export const AUDIT_ACTION_LABELS = {
   'monitoring.alert.confirm-closure': 'Chiusura dell\'alert confermata (quattro occhi)',
   'monitoring.alert.reopen': 'Chiusura dell\'alert respinta',
   'monitoring.alert.delete': 'Alert eliminato',
+  'monitoring.list.create': 'Lista di riferimento del monitoraggio creata',
+  'monitoring.list.version': 'Nuova versione di una lista di riferimento del monitoraggio',
+  'monitoring.kyt.events': 'Eventi KYT ricevuti e valutati',
+  'monitoring.run.start': 'Elaborazione di monitoraggio avviata',
+  'monitoring.run.finish': 'Elaborazione di monitoraggio conclusa',
+  'monitoring.run.cancel': 'Elaborazione di monitoraggio annullata',
+  'monitoring.release.request': 'Richiesta la messa in vigore di una bozza di regola',
+  'monitoring.release.approve': 'Messa in vigore della bozza approvata (quattro occhi)',
+  'monitoring.release.reject': 'Messa in vigore della bozza respinta',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -5,12 +5,13 @@ import { alertsListWithExport } from './alerts/alerts.export';
 import { alertsHome } from './alerts/alerts.home';
 import { registerRuleRoutes } from './rules/rules.routes';
 import { monitoringRulesList } from './rules/rules.list';
+import { withEvaluation } from './evaluation/evaluation.area';
 
 /**
  * Transaction monitoring and KYT (issue 23, docs/monitoring.md): rules as versioned data, alerts
  * as a table process deduplicated per customer, rule and window, escalated into cases.
  */
-export const monitoringArea = defineArea({
+export const monitoringArea = withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   routes: [registerAlertRoutes, registerRuleRoutes],
@@ -21,4 +22,4 @@ export const monitoringArea = defineArea({
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],
   home: alertsHome,
-});
+}));

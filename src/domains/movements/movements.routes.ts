@@ -2,6 +2,7 @@ import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
+import { evaluateMovements } from '../../kit/evaluators';
 import { STAFF_READ, type Role } from '../../kit/roles';
 import { createMovements } from './movements.commands';
 import { listMovements } from './movements.repo';
@@ -12,7 +13,7 @@ const WRITERS: Role[] = ['analyst', 'co', 'admin'];
 const tag = 'Movimenti';
 
 /** JSON API of movements: a list with its filters, and one or many movements in a request. */
-export const registerMovementRoutes: RegisterRoutes = (router, { deps }) => {
+export const registerMovementRoutes: RegisterRoutes = (router, { deps, areas }) => {
   router.api({
     method: 'GET', path: '/api/movimenti', summary: 'Elenco dei movimenti (per cliente, rapporto, date, importo, contanti, segno)', tag,
     access: staff(STAFF_READ), query: listMovementsQuery, response: movementListResponse,
@@ -25,7 +26,14 @@ export const registerMovementRoutes: RegisterRoutes = (router, { deps }) => {
     tag, access: staff(WRITERS), body: createMovementsSchema, response: createMovementsResponse, status: 201,
     otherResponses: { 200: createMovementsResponse },
     handler: async (ctx, { body }) => {
-      const result = await createMovements(deps.db, tenantOf(ctx), ctx.state.user!.username, body.movimenti);
+      const created = await createMovements(deps.db, tenantOf(ctx), ctx.state.user!.username, body.movimenti);
+      // After the commit: the movements stand whatever the evaluation answers (src/kit/evaluators.ts).
+      const written = created.movimenti.filter((m) => m.esito === 'inserito').map((m) => ({ id: m.id, data_operazione: m.data_operazione }));
+      const decisions = await evaluateMovements(areas, deps, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, movimenti: written });
+      const result = {
+        inseriti: created.inseriti, gia_presenti: created.gia_presenti,
+        movimenti: created.movimenti.map((m) => ({ ...m, ...(decisions?.has(m.id) ? { decisione: decisions.get(m.id)! } : {}) })),
+      };
       if (result.inseriti > 0) return result;
       ctx.status = 200;
       ctx.body = result;

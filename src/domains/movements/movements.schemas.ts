@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordDecisionSchema } from '../../kit/evaluators';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
 import { isCountryCode } from './countries';
@@ -155,5 +156,7 @@ export const createMovementsResponse = z.object({
     id: z.string(),
     data_operazione: z.string(),
     esito: z.enum(['inserito', 'gia_presente']),
+    // The monitoring's decision on a movement this request wrote (src/kit/evaluators.ts); absent when no area evaluates movements.
+    decisione: recordDecisionSchema.optional(),
   })),
 });

@@ -123,3 +123,8 @@ export function describeCondition(c: Condizione, options: DescribeOptions = {}):
   const s = sentence(c, options);
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+
+/** An aggregate as a noun phrase ("il totale dei movimenti in contanti negli ultimi 30 giorni"): how a decision's trace names what a rule read. */
+export function describeAggregate(a: Aggregato, options: DescribeOptions = {}): string {
+  return aggregateSubject(a, options).subject;
+}

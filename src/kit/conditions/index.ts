@@ -23,4 +23,4 @@ export {
   type ContestoCondizione, type CodiceErroreCondizione, type FonteAggregati,
 } from './condition.evaluate';
 export { compileCondition, type CondizioneCompilata } from './condition.compile';
-export { describeCondition, type DescribeOptions } from './condition.describe';
+export { describeAggregate, describeCondition, type DescribeOptions } from './condition.describe';

@@ -8,6 +8,7 @@ import { staff } from '../../../kit/access';
 import type { RegisterRoutes } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
 import { RULE_EDITORS, RULE_RETIRERS } from '../monitoring.access';
+import { requestRelease } from '../release/release.commands';
 import { createRule, discardDraft, retireRule, updateRuleDraft, type RuleActor } from './rules.commands';
 import { listRules, ruleDetail } from './rules.repo';
 import { createRuleSchema, listRulesQuery, ruleDetailResponse, ruleListResponse, updateRuleSchema, type UpdateRuleInput } from './rules.schemas';
@@ -30,6 +31,8 @@ export async function readRule(deps: Deps, ctx: Ctx, idOrCode: string) {
 export async function changeRule(deps: Deps, ctx: Ctx, idOrCode: string, body: UpdateRuleInput) {
   const codAzienda = tenantOf(ctx);
   if (body.azione === 'ritira' && !hasRole(ctx.state.user, RULE_RETIRERS)) throw forbidden('Solo il responsabile antiriciclaggio ritira una regola');
+  // No direct activation: the draft's release workflow (gates, a second person's approval).
+  if (body.azione === 'attiva') return (await requestRelease(deps, codAzienda, ctx.state.user!, idOrCode, body.motivazione), readRule(deps, ctx, idOrCode));
   const rule = await tx(deps, ctx, async (trx) => {
     if (body.azione === 'ritira') return retireRule(trx, codAzienda, ruleActor(ctx), idOrCode, body.motivazione!);
     if (body.azione === 'scarta_bozza') return discardDraft(trx, codAzienda, ruleActor(ctx), idOrCode);

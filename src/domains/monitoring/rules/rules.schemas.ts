@@ -60,7 +60,8 @@ export type CreateRuleInput = z.infer<typeof createRuleSchema>;
  * `ritira` takes the version in force out of evaluation; `scarta_bozza` discards the draft.
  */
 export const updateRuleSchema = z.object({
-  azione: z.enum(['modifica', 'ritira', 'scarta_bozza'], { message: 'Azione: modifica, ritira o scarta_bozza' }).optional().default('modifica'),
+  // attiva: asks for the draft's release (src/domains/monitoring/release): a second person approves it once its gates pass.
+  azione: z.enum(['modifica', 'ritira', 'scarta_bozza', 'attiva'], { message: 'Azione: modifica, ritira, scarta_bozza o attiva' }).optional().default('modifica'),
   motivazione: testoOpzionale({ max: 2_000, multiline: true }),
   nome: testo({ max: 200, min: 3, vuoto: 'Indica il nome' }).optional(),
   tipologia: z.enum(TIPOLOGIE, { message: 'Scegli una tipologia valida' }).optional(),

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { withTenant } from '../../../db/tenant';
+import type { Deps } from '../../../deps';
+import { ValidationError, type FieldError } from '../../../http/errors';
+import { EVALUATION_DEADLINE_MS, PENDING_UNAVAILABLE, type RecordDecision } from '../../../kit/evaluators';
+import { appendAudit } from '../../audit';
+import { findDecision, type DecisionRecord } from '../evaluation/decisions.repo';
+import { replyDecision } from '../evaluation/movement-evaluator';
+import { evaluateEvents } from '../evaluation/realtime';
+import { addressHolders, namedCustomers, resolveEvent, romeDayTime, type Resolution } from './kyt.resolve';
+import type { KytEventInput } from './kyt.schemas';
+
+/**
+ * POST /api/kyt/events: the events recorded in one tenant transaction (all or nothing: an event
+ * whose customer cannot be told is a 422 naming it), idempotent on chain, hash and direction; then,
+ * after the commit, evaluated like a movement and answered with the decision. An evaluation that
+ * fails or is late leaves the events recorded and their decision pending (the daily batch).
+ */
+
+export interface KytEventRow {
+  id: string; cod_evento: string; cod_azienda: string; chain: string; hash: string; direzione: 'entrata' | 'uscita'; indirizzo_da: string;
+  indirizzo_a: string; asset: string; importo: string; importo_eur: number; data_ora: Date; giorno: string; ora: string; cod_anagrafe: string;
+  risolto_da: Resolution['risolto_da']; cod_decisione: string | null; created_by: string; created_at: Date;
+}
+
+export const KYT_COLUMNS = (trx: Knex | Knex.Transaction) => [
+  'id', 'cod_evento', 'cod_azienda', 'chain', 'hash', 'direzione', 'indirizzo_da', 'indirizzo_a', 'asset', trx.raw('importo::text as importo'),
+  trx.raw('importo_eur::float8 as importo_eur'), 'data_ora', trx.raw('giorno::text as giorno'), 'ora', 'cod_anagrafe', 'risolto_da', 'cod_decisione',
+  'created_by', 'created_at',
+];
+
+async function recordEvents(trx: Knex.Transaction, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
+  const holders = await addressHolders(trx, codAzienda, eventi.flatMap((e) => [e.indirizzo_da, e.indirizzo_a]));
+  const named = await namedCustomers(trx, codAzienda, eventi);
+  const errors: FieldError[] = [];
+  const resolved = eventi.map((e, i) => {
+    const r = resolveEvent(e, holders, named);
+    if (!r.ok) { errors.push(...r.errors.map((x) => ({ path: `eventi.${i}.${x.path}`, message: x.message }))); return undefined; }
+    return r.value;
+  });
+  if (errors.length) throw new ValidationError(errors, errors[0]!.message);
+
+  const rows = eventi.map((e, i) => {
+    const r = resolved[i]!;
+    const { giorno, ora } = romeDayTime(e.data_ora);
+    return {
+      id: randomUUID(), cod_azienda: codAzienda, chain: e.chain, hash: e.hash, direzione: r.direzione, indirizzo_da: e.indirizzo_da, indirizzo_a: e.indirizzo_a,
+      asset: e.asset, importo: e.importo, importo_eur: e.importo_eur.toFixed(2), data_ora: new Date(e.data_ora), giorno, ora, cod_anagrafe: r.cod_anagrafe,
+      risolto_da: r.risolto_da, created_by: actor,
+    };
+  });
+  const inserted = new Set((await trx.raw<{ rows: { id: string }[] }>(
+    '? on conflict (cod_azienda, chain, hash, direzione) do nothing returning id', [trx('kyt_eventi').insert(rows)])).rows.map((r) => r.id));
+  // Each event as stored: the new row, or the one recorded before under the same transfer and side.
+  const stored = await trx('kyt_eventi').where('cod_azienda', codAzienda)
+    .whereIn(['chain', 'hash', 'direzione'], rows.map((r) => [r.chain, r.hash, r.direzione])).select(KYT_COLUMNS(trx)) as KytEventRow[];
+  const byTransfer = new Map(stored.map((s) => [`${s.chain}|${s.hash}|${s.direzione}`, s]));
+  const items = rows.map((r) => ({ row: byTransfer.get(`${r.chain}|${r.hash}|${r.direzione}`)!, nuovo: inserted.has(r.id) }));
+  const fresh = items.filter((x) => x.nuovo);
+  if (fresh.length) {
+    await appendAudit(trx, {
+      codAzienda, actor, action: 'monitoring.kyt.events', entityType: 'kyt_evento', entityId: fresh[0]!.row.id,
+      data: { inseriti: fresh.length, gia_presenti: items.length - fresh.length, eventi: fresh.slice(0, 20).map((x) => x.row.cod_evento), clienti: [...new Set(fresh.map((x) => x.row.cod_anagrafe))].slice(0, 20) },
+    });
+  }
+  return items;
+}
+
+/** Evaluates the new events in a transaction of their own, bounded in time; null when it failed or was late. */
+async function evaluateNew(deps: Deps, codAzienda: string, actor: string, rows: readonly KytEventRow[]): Promise<Map<string, RecordDecision> | null> {
+  if (!rows.length) return new Map();
+  const run = withTenant(deps.db, { codAzienda, actor }, async (trx) => {
+    const decided = await evaluateEvents(trx, codAzienda, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { actor: 'sistema:kyt' });
+    for (const [id, s] of decided) await trx('kyt_eventi').where({ cod_azienda: codAzienda, id }).update({ cod_decisione: s.cod_decisione });
+    return new Map([...decided].map(([id, s]) => [id, replyDecision(s)]));
+  }).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), EVALUATION_DEADLINE_MS); });
+  try {
+    return await Promise.race([run, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function submitKytEvents(deps: Deps, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
+  const items = await withTenant(deps.db, { codAzienda, actor }, (trx) => recordEvents(trx, codAzienda, actor, eventi));
+  const decisions = await evaluateNew(deps, codAzienda, actor, items.filter((x) => x.nuovo).map((x) => x.row));
+  // An event recorded before answers with its decision (or pending, when it has none yet).
+  const earlier = items.filter((x) => !x.nuovo && x.row.cod_decisione);
+  const before = earlier.length
+    ? await withTenant(deps.db, { codAzienda, actor }, async (trx) => new Map(await Promise.all(earlier.map(async (x) => {
+      const d = await findDecision(trx, codAzienda, x.row.cod_decisione!);
+      return [x.row.id, d] as const;
+    }))))
+    : new Map<string, DecisionRecord | undefined>();
+  const pending: RecordDecision = { stato: 'in_attesa', motivo: PENDING_UNAVAILABLE };
+  return {
+    inseriti: items.filter((x) => x.nuovo).length,
+    gia_presenti: items.filter((x) => !x.nuovo).length,
+    eventi: items.map((x, indice) => {
+      let decisione: RecordDecision = pending;
+      const made = decisions?.get(x.row.id);
+      const old = before.get(x.row.id);
+      if (made) decisione = made;
+      else if (old) decisione = { stato: 'valutata', cod_decisione: old.cod_decisione, esito: old.esito, punteggio: old.punteggio, regole_attivate: old.regole.filter((r) => r.vero).map((r) => r.cod_regola), alert: old.alert };
+      const evento = made ? { ...x.row, cod_decisione: made.stato === 'valutata' ? made.cod_decisione : null } : x.row;
+      return { indice, esito: x.nuovo ? 'inserito' as const : 'gia_presente' as const, evento, decisione };
+    }),
+  };
+}
