@@ -31,7 +31,7 @@ export async function seedCustomers(owner: Knex, tenant: string, n = 3, perCusto
     importo: 4_900 + k, importo_eur: 4_900 + k, segno: k % 2 ? 'uscita' : 'entrata', contanti: k % 2 === 0, causale: 'Versamento', canale: 'sportello',
     chiave_esterna: `mon-${tenant}-${i}-${k}`, created_by: 'test',
   })));
-  await owner('movimenti').insert(movements);
+  if (movements.length) await owner('movimenti').insert(movements);
   return { customers: rows.map((i) => `C-${i}`), movements };
 }
 

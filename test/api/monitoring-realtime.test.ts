@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { movementEvaluator } from '../../src/domains/monitoring/evaluation/movement-evaluator';
+import { getTestEnv, type TestEnv } from '../helpers/env';
+import type { TestClient } from '../helpers/http-client';
+import { activateDraft, ruleBody, seedCustomers } from '../helpers/monitoring-fixture';
+
+/**
+ * Real time (docs/monitoring.md, "Evaluation paths"): a movement posted to POST /api/movimenti is
+ * evaluated after its commit and the answer carries its decision; the decision keeps every rule's
+ * outcome and what it read (GET /api/engine/evidence/:codDecisione); an evaluation that fails leaves
+ * the movement recorded and the decision pending.
+ */
+describe('monitoring in real time (POST /api/movimenti answers the decision; /api/engine/evidence)', function () {
+  this.timeout(120_000);
+  let env: TestEnv;
+  let tenant: string;
+  let other: string;
+  let co: TestClient, analyst: TestClient, viewer: TestClient, outsider: TestClient;
+
+  const cash = (key: string, importo: number, day = '2026-03-20') => ({
+    cod_rapporto: 'R-1', data_operazione: day, importo, segno: 'entrata', contanti: true, causale: 'Versamento contanti', chiave_esterna: key,
+  });
+
+  before(async () => {
+    env = await getTestEnv();
+    tenant = await env.createTenant();
+    other = await env.createTenant();
+    await seedCustomers(env.ownerDb, tenant, 2, 0);
+    await seedCustomers(env.ownerDb, other, 1, 0);
+    [co, analyst, viewer, outsider] = await Promise.all([
+      env.createUser({ tenant, roles: ['co'] }).then((u) => env.login(u)),
+      env.createUser({ tenant, roles: ['analyst'] }).then((u) => env.login(u)),
+      env.createUser({ tenant, roles: ['viewer'] }).then((u) => env.login(u)),
+      env.createUser({ tenant: other, roles: ['co', 'analyst'] }).then((u) => env.login(u)),
+    ]);
+    // Cash of 10,000 EUR or more in 30 days, on each cash movement; and a rule that only observes large amounts.
+    const rule = await co.post('/api/monitoring/rules', ruleBody('contanti_30g'));
+    assert.equal(rule.status, 201, rule.text);
+    await activateDraft(env, tenant, rule.body.bozza.id);
+    const observe = await co.post('/api/monitoring/rules', ruleBody('importo_alto', {
+      tipologia: 'altro', esito: 'osserva', condizione: { campo: 'evento.importo_eur', op: 'gte', valore: 5_000 },
+    }));
+    await activateDraft(env, tenant, observe.body.bozza.id);
+  });
+
+  it('answers each new movement with its decision: no anomaly, then an alert when the window reaches the threshold', async () => {
+    const first = await analyst.post('/api/movimenti', cash('rt-1', 6_000));
+    assert.equal(first.status, 201, first.text);
+    const d1 = first.body.movimenti[0].decisione;
+    assert.equal(d1.stato, 'valutata', first.text);
+    assert.match(d1.cod_decisione, /^DEC-20260320-[0-9A-Z]{13}$/);
+    // The observing rule fired and is recorded, but raises nothing and does not make the decision an alert.
+    assert.deepEqual([d1.esito, d1.regole_attivate, d1.alert], ['nessuna_anomalia', ['importo_alto'], []]);
+
+    const second = await analyst.post('/api/movimenti', { movimenti: [cash('rt-2', 2_000, '2026-03-21'), cash('rt-3', 2_500, '2026-03-22')] });
+    assert.equal(second.status, 201, second.text);
+    const [d2, d3] = second.body.movimenti.map((m: { decisione: Record<string, unknown> }) => m.decisione);
+    assert.equal(d2.esito, 'nessuna_anomalia', 'the window holds 8,000 EUR');
+    assert.equal(d3.esito, 'alert', 'the window reaches 10,500 EUR');
+    assert.deepEqual(d3.regole_attivate, ['contanti_30g']);
+    assert.equal(d3.alert.length, 1);
+    assert.equal(d3.alert[0].esito, 'nuovo');
+    const alert = await env.ownerDb('monitoring_alert').where({ id: d3.alert[0].id }).first();
+    assert.deepEqual([alert.origine, alert.cod_anagrafe, alert.cod_regola, alert.cod_decisione], ['tempo_reale', 'C-1', 'contanti_30g', d3.cod_decisione]);
+    const behind = await env.ownerDb('monitoring_alert_movimenti').where({ alert_id: alert.id }).pluck('movimento_id');
+    assert.equal(behind.length, 3, 'the three cash movements of the window are behind the alert');
+
+    // A re-sent movement is already present: nothing evaluated again.
+    const again = await analyst.post('/api/movimenti', cash('rt-3', 2_500, '2026-03-22'));
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.movimenti[0].decisione, undefined);
+    assert.equal(Number((await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant }).count('* as n'))[0]!.n), 3);
+  });
+
+  it('keeps every rule\'s outcome and what it read: the evidence names the reads in Italian and the versions of rules and lists', async () => {
+    const r = await analyst.post('/api/movimenti', cash('rt-4', 1_000, '2026-03-23'));
+    const code = r.body.movimenti[0].decisione.cod_decisione;
+    const ev = await viewer.get(`/api/engine/evidence/${code}`);
+    assert.equal(ev.status, 200, ev.text);
+    assert.equal(ev.body.cliente.cod_anagrafe, 'C-1');
+    assert.equal(ev.body.movimento.id, r.body.movimenti[0].id);
+    assert.equal(ev.body.esito, 'alert');
+    const cashRule = ev.body.regole.find((x: { cod_regola: string }) => x.cod_regola === 'contanti_30g');
+    assert.equal(cashRule.vero, true);
+    assert.equal(cashRule.versione, 1);
+    const sum = cashRule.letti.find((l: { path: string }) => l.path.startsWith('aggregato:'));
+    assert.equal(sum.valore, 11_500);
+    assert.match(sum.descrizione, /^Il totale dei movimenti in contanti negli ultimi 30 giorni/);
+    assert.deepEqual(cashRule.letti.find((l: { path: string }) => l.path === 'evento.contanti'), { path: 'evento.contanti', descrizione: 'Operazione in contanti', valore: true });
+    const observe = ev.body.regole.find((x: { cod_regola: string }) => x.cod_regola === 'importo_alto');
+    assert.deepEqual([observe.vero, observe.letti[0].valore], [false, 1_000]);
+    assert.ok(ev.body.liste.some((l: { codice: string; versione: string }) => l.codice === 'paesi_alto_rischio' && l.versione === 'v1'));
+    assert.equal(Object.keys(ev.body.versioni_regole).length, 2);
+    assert.equal(typeof ev.body.motore, 'string');
+    assert.ok(ev.body.durata_ms >= 0);
+
+    assert.equal((await outsider.get(`/api/engine/evidence/${code}`)).status, 404, 'another tenant\'s decision does not exist');
+    assert.equal((await viewer.get('/api/engine/evidence/DEC-20261340-AAAAAAAAAAAAA')).status, 404, 'not a day: not a code');
+    assert.equal((await viewer.get('/api/engine/evidence/qualcosa')).status, 404);
+  });
+
+  it('leaves the movement recorded and the decision pending when the evaluation fails; the daily batch decides it', async () => {
+    const evaluate = movementEvaluator.evaluate;
+    movementEvaluator.evaluate = () => Promise.reject(new Error('engine unavailable'));
+    let r;
+    try {
+      r = await analyst.post('/api/movimenti', cash('rt-5', 9_000, '2026-03-24'));
+    } finally {
+      movementEvaluator.evaluate = evaluate;
+    }
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.movimenti[0].decisione.stato, 'in_attesa');
+    assert.match(r.body.movimenti[0].decisione.motivo, /elaborazione giornaliera/);
+    assert.ok(await env.ownerDb('movimenti').where({ cod_azienda: tenant, id: r.body.movimenti[0].id }).first('id'), 'the movement stands');
+    assert.equal(await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: r.body.movimenti[0].id }).first(), undefined);
+  });
+
+  it('refuses bad input before anything is written or evaluated', async () => {
+    const bad = await analyst.post('/api/movimenti', { ...cash('rt-6', 1_000), cod_rapporto: 'R-1', importo: -3 });
+    assert.equal(bad.status, 422);
+    const foreign = await outsider.post('/api/movimenti', { ...cash('rt-7', 1_000), cod_rapporto: 'R-2' });
+    assert.equal(foreign.status, 422, 'another tenant\'s relationship does not exist');
+  });
+});
