@@ -14,6 +14,7 @@ import { seedRiskBatchPages } from './risk-batch-seed';
 import { seedRiskPortfolio } from './risk-views-fixture';
 import { seedDocumentPages } from './document-pages-seed';
 import { ivms101Payload } from './travel-rule-fixture';
+import { seedMonitoringEvalPages } from './monitoring-eval-pages-seed';
 
 /**
  * Every page the product serves, each with a record to show and the person who opens it,
@@ -66,6 +67,8 @@ export const NOT_PAGES: Record<string, string> = {
   '/rischio/autovalutazione/:anno/export.xlsx': 'the self-assessment workbook, an XLSX download',
   // verifications: documents
   '/documenti/:cod/download': 'a copy of a document (any version), a download',
+  // monitoring: evaluation paths
+  '/transazioni/:id/decisione': 'an htmx fragment (a movement\'s decision trace), drawn inside /transazioni/:id',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -188,6 +191,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const riskAssessment = await analystApi.post('/api/risk/calculate/ANA-EDD001', {});
   assert.equal(riskAssessment.status, 201, riskAssessment.text);
   const verifications = await seedVerificationPages(env, tenant, analystApi); // console (issue 13)
+  const monitoring = await seedMonitoringEvalPages(env, tenant, coApi, analystApi); // monitoring: evaluation paths
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -307,6 +311,18 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'documento-verificato', path: `/documenti/${documents.verified}`, visitor: staff(co) },
     { name: 'documento-non-valido', path: `/documenti/${documents.failed}`, visitor: staff(auditor) },
     { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
+    // monitoring: evaluation paths (KYT, decisions, runs, named lists, release of a draft)
+    { name: 'kyt-alerts', path: '/kyt/alerts', visitor: staff(analyst) },
+    { name: 'kyt-decisione', path: `/kyt/decision/${monitoring.decisioneKyt}`, visitor: staff(analyst) },
+    { name: 'kyt-decisione-movimento', path: `/kyt/decision/${monitoring.decisioneMovimento}`, visitor: staff(auditor) },
+    { name: 'kyt-evento', path: `/kyt/event/${monitoring.eventoKyt}`, visitor: staff(co) },
+    { name: 'monitoraggio-esecuzioni', path: '/monitoraggio/esecuzioni', visitor: staff(co) },
+    { name: 'monitoraggio-esecuzione-replay', path: `/monitoraggio/esecuzioni/${monitoring.replay}`, visitor: staff(auditor) },
+    { name: 'monitoraggio-esecuzione-backtest', path: `/monitoraggio/esecuzioni/${monitoring.backtest}`, visitor: staff(co) },
+    { name: 'monitoraggio-liste', path: '/monitoraggio/liste', visitor: staff(co) },
+    { name: 'monitoraggio-lista-interna', path: `/monitoraggio/liste/${monitoring.lista}`, visitor: staff(co) },
+    { name: 'monitoraggio-lista-riferimento', path: '/monitoraggio/liste/paesi_alto_rischio', visitor: staff(analyst) },
+    { name: 'monitoraggio-rilascio', path: `/monitoraggio/regole/${monitoring.regola}/rilascio`, visitor: staff(co2) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
 }

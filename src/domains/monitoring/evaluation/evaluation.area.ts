@@ -3,11 +3,15 @@ import type { AreaDefinition } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
 import { createMonitoringReleaseActivities } from '../../../../activities/monitoring-release/monitoring-release.activities';
 import { createMonitoringRunsActivities } from '../../../../activities/monitoring-runs/monitoring-runs.activities';
+import { registerKytPages } from '../kyt/kyt.pages';
 import { registerKytRoutes } from '../kyt/kyt.routes';
 import { kytAlertsList, kytEventsList } from '../kyt/kyt.list';
+import { registerListPages } from '../lists/lists.pages';
 import { registerListRoutes } from '../lists/lists.routes';
+import { registerReleasePages } from '../release/release.pages';
 import { registerReleaseRoutes } from '../release/release.routes';
 import { monitoringRunsList } from '../runs/runs.list';
+import { registerRunPages } from '../runs/runs.pages';
 import { registerRunRoutes } from '../runs/runs.routes';
 import { movementEvaluator } from './movement-evaluator';
 
@@ -22,7 +26,10 @@ const workflow = (path: string) => fileURLToPath(new URL(`../../../../workflows/
 export function withEvaluation(area: AreaDefinition): AreaDefinition {
   return {
     ...area,
-    routes: [...(area.routes ?? []), registerKytRoutes, registerListRoutes, registerRunRoutes, registerReleaseRoutes],
+    routes: [
+      ...(area.routes ?? []), registerKytRoutes, registerListRoutes, registerRunRoutes, registerReleaseRoutes,
+      registerKytPages, registerListPages, registerRunPages, registerReleasePages,
+    ],
     lists: [...(area.lists ?? []), kytEventsList, kytAlertsList, monitoringRunsList],
     activities: (deps) => ({ ...area.activities?.(deps), ...createMonitoringRunsActivities(deps), ...createMonitoringReleaseActivities(deps) }),
     workflowModules: [
