@@ -382,3 +382,28 @@ Object.assign(LIST_SEEDS, {
     }
   },
 } satisfies Record<string, Seed>);
+
+// Monitoring's evaluation paths: KYT events over customers of their own (three chains, both directions, a year of times), and the
+// runs of the engine (daily batches, one a day, and replays, in every state). The KYT alerts list reads the alerts the
+// 'monitoring.alerts' seed writes with origine 'kyt' (a fifth of them).
+Object.assign(LIST_SEEDS, {
+  'monitoring.kyt-events': async (owner: Knex) => {
+    for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
+      await owner.raw(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+        select :tenant, 'KYTANA-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
+      await owner.raw(`insert into kyt_eventi (id, cod_azienda, chain, hash, direzione, indirizzo_da, indirizzo_a, asset, importo, importo_eur, data_ora, giorno, ora,
+          cod_anagrafe, risolto_da, created_by)
+        select gen_random_uuid(), :tenant, (array['ethereum','bitcoin','tron'])[1 + i % 3], md5(i::text || :tenant), (array['entrata','uscita'])[1 + i % 2],
+          '0x' || md5('da' || i), '0x' || md5('a' || i), (array['ETH','BTC','USDT'])[1 + i % 3], 1 + i % 100, 10 + i % 10000,
+          t, (t at time zone 'Europe/Rome')::date, to_char(t at time zone 'Europe/Rome', 'HH24:MI:SS'),
+          'KYTANA-' || lpad((1 + i % (:n / 20))::text, 5, '0'), 'wallet', 'seed'
+        from generate_series(1, :n) i, lateral (select timestamptz '2025-01-01' + i * interval '25 minutes' as t) s`, { tenant, n });
+    }
+  },
+  'monitoring.kyt-alerts': async () => { /* the 'monitoring.alerts' seed writes them */ },
+  'monitoring.runs': perTenant(`insert into monitoring_esecuzioni (id, cod_azienda, tipo, stato, giorno, dal, al, totale, elaborati, workflow_id, avviata_da, created_at, finished_at)
+    select gen_random_uuid(), :tenant, tipo, stato, case when tipo = 'giornaliero' then d end, d, d + case when tipo = 'replay' then 30 else 0 end, 100, 100,
+      'monitoring-seed:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', case when stato <> 'running' then now() end
+    from generate_series(1, :n) i, lateral (select (array['giornaliero','replay'])[1 + i % 2] as tipo,
+      (array['completed','completed','failed','cancelled','running'])[1 + (i / 2) % 5] as stato, date '2000-01-01' + i as d) s`),
+} satisfies Record<string, Seed>);

@@ -17,7 +17,7 @@ export const kytEventsList = defineList<{ cod_anagrafe: string; chain: string; d
   sorts: { data_ora: [{ column: 'data_ora', type: 'timestamp' }, { column: 'id', type: 'uuid' }] },
   defaultSort: '-data_ora',
   filters: {
-    cod_anagrafe: { apply: (qb, v) => qb.where('cod_anagrafe', v), sample: 'KYT-C1' },
+    cod_anagrafe: { apply: (qb, v) => qb.where('cod_anagrafe', v), sample: 'KYTANA-00007' },
     chain: { apply: (qb, v) => qb.where('chain', v), sample: 'ethereum' },
     dal: { apply: (qb, v) => qb.whereRaw(`data_ora >= ${romeDay(0)}`, [v]), sample: '2026-03-01' },
     al: { apply: (qb, v) => qb.whereRaw(`data_ora < ${romeDay(1)}`, [v]), sample: '2025-01-31' },
@@ -45,7 +45,7 @@ export const kytAlertsList = defineList<{ stato: AlertStatus; cod_anagrafe: stri
   defaultSort: '-data_rilevazione',
   filters: {
     stato: { apply: (qb, v) => qb.where('a.stato', v), sample: 'new' },
-    cod_anagrafe: { apply: (qb, v) => qb.where('a.cod_anagrafe', v), sample: 'KYT-C1' },
+    cod_anagrafe: { apply: (qb, v) => qb.where('a.cod_anagrafe', v), sample: 'ALRANA-00007' },
   },
   limit: { default: 25, max: 200 },
 });
