@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../../deps';
+import { assertReferencesInTenant } from '../../../db/references';
 import { withTenant } from '../../../db/tenant';
 import type { SessionUser } from '../../../http/context';
 import { conflict, notFound } from '../../../http/errors';
@@ -25,7 +26,11 @@ export interface OpenCaseFromAssessmentRequest {
  */
 export async function openCaseFromAssessment(deps: Deps, r: OpenCaseFromAssessmentRequest) {
   const db = <T>(fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(deps.db, { codAzienda: r.codAzienda, actor: r.user.username }, fn);
-  const row = await db((trx) => getAssessment(trx, r.codAzienda, r.codValutazione));
+  // The assessment is named in the body: another tenant's, or none, is a 422 on cod_valutazione (not a 404 of the route).
+  const row = await db(async (trx) => {
+    await assertReferencesInTenant(trx, r.codAzienda, { cod_valutazione: { kind: 'valutazione', value: r.codValutazione } });
+    return getAssessment(trx, r.codAzienda, r.codValutazione);
+  });
   if (!row) throw notFound('Valutazione', 'f');
   if (row.stato === 'draft') throw conflict('NOT_CALCULATED', 'La valutazione non è ancora stata calcolata');
   const caseId = uuidFromKey(`case-from-assessment:${row.id}`);
