@@ -14,6 +14,11 @@ export interface OpenCaseFromAssessmentRequest {
   codAzienda: string;
   user: SessionUser;
   codValutazione: string;
+  /**
+   * The body field that names the assessment (the API): another tenant's, or none, is then a 422
+   * on it, as for any reference in a body. A page names it in its path, where it is a 404.
+   */
+  field?: string;
   titolo?: string;
   descrizione?: string;
   priorita?: 'bassa' | 'media' | 'alta' | 'critica';
@@ -26,9 +31,8 @@ export interface OpenCaseFromAssessmentRequest {
  */
 export async function openCaseFromAssessment(deps: Deps, r: OpenCaseFromAssessmentRequest) {
   const db = <T>(fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(deps.db, { codAzienda: r.codAzienda, actor: r.user.username }, fn);
-  // The assessment is named in the body: another tenant's, or none, is a 422 on cod_valutazione (not a 404 of the route).
   const row = await db(async (trx) => {
-    await assertReferencesInTenant(trx, r.codAzienda, { cod_valutazione: { kind: 'valutazione', value: r.codValutazione } });
+    if (r.field) await assertReferencesInTenant(trx, r.codAzienda, { [r.field]: { kind: 'valutazione', value: r.codValutazione } });
     return getAssessment(trx, r.codAzienda, r.codValutazione);
   });
   if (!row) throw notFound('Valutazione', 'f');
