@@ -9,7 +9,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The rule, as the OpenAPI document and docs/architecture.md state it. */
 export const CSRF_RULE = [
   'Richieste che modificano dati (POST, PUT, PATCH, DELETE):',
-  '- con corpo JSON (Content-Type: application/json) o senza corpo (nessun Content-Type, Content-Length 0): basta la sessione, nessun token;',
+  '- dichiarate JSON (Content-Type: application/json, con o senza corpo) o senza corpo e senza Content-Type: basta la sessione, nessun token;',
   '- con dati di modulo (application/x-www-form-urlencoded, multipart/form-data, text/plain o un corpo di altro tipo): serve il token CSRF',
   '  (campo _csrf, intestazione X-CSRF-Token, oppure ?_csrf= per i moduli multipart);',
   '- inviate da un browser da un altro sito (Sec-Fetch-Site cross-site o same-site, o Origin diverso da questo server): rifiutate con 403 CSRF_FAILED.',
@@ -36,11 +36,20 @@ function fromAnotherSite(ctx: Koa.Context, publicHost: string | undefined): bool
 const hasBody = (ctx: Koa.Context) => ctx.get('Transfer-Encoding') !== '' || Number(ctx.get('Content-Length') || 0) > 0;
 
 /**
+ * Declared JSON, with a body or without one. Read from the header itself: Koa's ctx.is() answers
+ * null when there is no body, which refused a body-less DELETE that many API clients send with
+ * this header. No cross-site form can declare this type (it takes a CORS preflight, never granted).
+ */
+const declaresJson = (ctx: Koa.Context) => ctx.get('Content-Type').split(';')[0]!.trim().toLowerCase() === 'application/json';
+
+/**
  * Signed double-submit token: the cookie holds a random value, forms carry its HMAC.
  * It works before sign-in too (the login form), without a server-side session.
- * JSON and body-less requests need no token: a cross-site page cannot send JSON without a
- * CORS preflight (never granted), a body-less request carries no form data, and a browser
- * sending either from another site is refused by Sec-Fetch-Site / Origin.
+ * JSON (declared by its Content-Type, with or without a body) and body-less requests need no
+ * token: a cross-site page cannot declare JSON without a CORS preflight (never granted), a
+ * body-less request without a type carries no form data (an empty form still declares its
+ * type, and needs the token), and a browser sending either from another site is refused by
+ * Sec-Fetch-Site / Origin.
  */
 export function csrf(secret: string, secure: boolean, publicBaseUrl?: string): Koa.Middleware<AppState> {
   const sign = (v: string) => createHmac('sha256', secret).update(`csrf:${v}`).digest('base64url');
@@ -55,7 +64,7 @@ export function csrf(secret: string, secure: boolean, publicBaseUrl?: string): K
     ctx.state.csrfToken = token;
     if (UNSAFE.has(ctx.method)) {
       if (fromAnotherSite(ctx, publicHost)) throw refuse();
-      const exempt = ctx.is('application/json') || (!hasBody(ctx) && !ctx.get('Content-Type'));
+      const exempt = declaresJson(ctx) || (!hasBody(ctx) && !ctx.get('Content-Type'));
       if (!exempt) {
         const body = (ctx.request as unknown as { body?: Record<string, unknown> }).body;
         // Multipart forms are parsed by their route, after this check: they carry the token in the query string.

@@ -172,7 +172,7 @@ describe('onboarding applicant API', function () {
       assert.ok(Number(r.headers.get('retry-after')) > 0);
     });
 
-    it('gives staff of the tenant the link of a case; other tenants 404, other roles 403, no session 401', async () => {
+    it('gives staff of the tenant the link of a case; another tenant\'s case is a 422 on case_id, other roles 403, no session 401', async () => {
       const { caseId, email: caseEmail } = await openCase(env, tenant);
       const after = await env.mailbox.cursor();
       const [co, viewer, outsider] = await Promise.all([
@@ -193,7 +193,8 @@ describe('onboarding applicant API', function () {
       const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'onboarding.link-issued', entity_id: caseId }).first();
       assert.ok(audit, 'issuing a link is audited');
 
-      assert.equal((await outsider.post('/api/magic-link', { case_id: caseId })).status, 404);
+      const foreign = await outsider.post('/api/magic-link', { case_id: caseId });
+      assert.deepEqual([foreign.status, foreign.body.errors?.[0]?.path], [422, 'case_id'], 'a case of another tenant is named in the body: refused as if it did not exist');
       assert.equal((await viewer.post('/api/magic-link', { case_id: caseId })).status, 403);
       assert.equal((await env.client().post('/api/magic-link', { case_id: caseId })).status, 401);
       assert.equal((await co.post('/api/magic-link', { case_id: 'not-a-uuid' })).status, 422);

@@ -232,7 +232,9 @@ describe('risk assessments API', function () {
     const a = await assess(cod);
     assert.equal((await analyst.post('/api/risk/cases/open-from-assessment', {})).status, 422);
     assert.equal((await analyst.post('/api/risk/cases/open-from-assessment', { cod_valutazione: a.cod_valutazione, priorita: 'urgentissima' })).status, 422);
-    assert.equal((await outsider.post('/api/risk/cases/open-from-assessment', { cod_valutazione: a.cod_valutazione })).status, 404);
+    // The assessment is named in the body: another tenant's is refused on its field, as if it did not exist.
+    const foreign = await outsider.post('/api/risk/cases/open-from-assessment', { cod_valutazione: a.cod_valutazione });
+    assert.deepEqual([foreign.status, foreign.body.errors?.[0]?.path], [422, 'cod_valutazione']);
     assert.equal((await viewer.post('/api/risk/cases/open-from-assessment', { cod_valutazione: a.cod_valutazione })).status, 403);
     const first = await analyst.post('/api/risk/cases/open-from-assessment', { cod_valutazione: a.cod_valutazione });
     assert.equal(first.status, 201, first.text);

@@ -186,7 +186,7 @@ describe('risk model API: factors, rules, rule sets, thresholds, evaluate', func
     assert.equal((await analyst.put(`/api/risk/policy/thresholds/${medio.id}`, { punteggio_min: 21 })).status, 403);
   });
 
-  it('answers 404 for another tenant\'s ids and for ids that are not ids', async () => {
+  it('answers 404 for another tenant\'s ids in the path and for ids that are not ids; 422 for one named in a body', async () => {
     const rule = (await co.get('/api/risk/rules')).body.items[0];
     const set = (await co.get('/api/risk/rule-sets')).body.items[0];
     const soglia = (await co.get('/api/risk/policy/thresholds')).body.items[0];
@@ -195,9 +195,11 @@ describe('risk model API: factors, rules, rule sets, thresholds, evaluate', func
       await outsider.get(`/api/risk/rules/${rule.id}`), await outsider.put(`/api/risk/rules/${rule.id}`, { punti: 1 }), await outsider.delete(`/api/risk/rules/${rule.id}`),
       await outsider.get(`/api/risk/rule-sets/${set.id}`), await outsider.post(`/api/risk/rule-sets/${set.id}/activate`, {}), await outsider.delete(`/api/risk/rule-sets/${set.id}`),
       await outsider.put(`/api/risk/policy/thresholds/${soglia.id}`, { punteggio_min: 1 }), await outsider.put(`/api/risk/factors/${factor.id}`, { nome: 'x' }),
-      await outsider.get(`/api/risk/rules?versione_id=${set.id}`), await outsider.post('/api/risk/policy/evaluate', { versione_id: set.id }),
+      await outsider.get(`/api/risk/rules?versione_id=${set.id}`),
       await co.get('/api/risk/rules/not-an-id'), await co.get('/api/risk/rule-sets/123'),
     ]) assert.equal(r.status, 404, r.text);
+    // A version named in a body is a reference: another tenant's is a 422 on its field, as if it did not exist.
+    assert.deepEqual(paths(await outsider.post('/api/risk/policy/evaluate', { versione_id: set.id })), ['versione_id']);
     // The outsider's own model is untouched and its own.
     const own = (await outsider.get('/api/risk/rule-sets')).body.items;
     assert.deepEqual(own.map((v: { versione: number }) => v.versione), [1]);

@@ -84,3 +84,41 @@ export function valueAt(path: string[], leaf: unknown): unknown {
 export const fillPath = (path: string, value: (param: string) => string) => path.replace(/\{([^}]+)\}/g, (_m, p: string) => value(p));
 
 export const isUnsafe = (method: string) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method);
+
+/** One place of a body: its key path (list items as '0') and every schema that describes it there (a union's members too). */
+export interface BodyField { path: string[]; schemas: JsonSchema[] }
+
+/** Every property of a body, nested objects and list items included, with what the union members say of each. */
+export function bodyFields(schema: JsonSchema | undefined): BodyField[] {
+  const byPath = new Map<string, BodyField>();
+  const visit = (s: JsonSchema | undefined, path: string[], depth: number) => {
+    if (!s || depth > 8) return;
+    if (path.length) {
+      const key = path.join('.');
+      const field = byPath.get(key) ?? { path, schemas: [] };
+      field.schemas.push(s);
+      byPath.set(key, field);
+    }
+    for (const sub of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) visit(sub, path, depth + 1);
+    for (const [k, sub] of Object.entries(s.properties ?? {})) visit(sub, [...path, k], depth + 1);
+    if (s.items) visit(s.items, [...path, '0'], depth + 1);
+  };
+  visit(schema, [], 0);
+  return [...byPath.values()];
+}
+
+/** The record kind a body field is declared to name (`x-reference`, src/db/references.ts), if any. */
+export const referenceOf = (f: BodyField): string | undefined => f.schemas.map((s) => s['x-reference']).find((r): r is string => typeof r === 'string');
+
+/** A copy of `body` with `value` at the key path (list items by index). */
+export function withValueAt(body: unknown, path: string[], value: unknown): unknown {
+  if (!path.length) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(body)) {
+    const copy = [...body];
+    copy[Number(head)] = withValueAt(copy[Number(head)], rest, value);
+    return copy;
+  }
+  const obj = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  return { ...obj, [head!]: withValueAt(obj[head!], rest, value) };
+}

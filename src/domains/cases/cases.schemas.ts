@@ -4,6 +4,7 @@ import { CASE_STATES } from '../../../workflows/case/case.machine';
 import { testo, testoOpzionale, testoOVuoto } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
 import { casesList } from './cases.list';
+import { refersTo } from '../../db/references';
 
 const text = (max: number) => z.string().trim().max(max, `Massimo ${max} caratteri`);
 const optionalText = (max: number) => text(max).optional().transform((v) => (v ? v : undefined));
@@ -13,8 +14,8 @@ export const createCaseSchema = z.object({
   descrizione: testoOVuoto({ max: 10_000, multiline: true }),
   tipo: z.enum(CASE_TIPI, { message: 'Scegli un tipo valido' }),
   priorita: z.enum(CASE_PRIORITA, { message: 'Scegli una priorità valida' }),
-  cod_anagrafe: optionalText(64),
-  assegnatario: z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('')]).optional().transform((v) => v || undefined),
+  cod_anagrafe: refersTo('soggetto', optionalText(64)),
+  assegnatario: refersTo('utente', z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('')]).optional().transform((v) => v || undefined)),
 });
 export type CreateCaseInput = z.infer<typeof createCaseSchema>;
 

@@ -6,6 +6,7 @@ import { listParamsShape, listResponse } from '../../kit/list';
 import { cddReviewsList } from './cdd-review.list';
 import { cddTasksList } from './cdd-task.list';
 import { KYC_SUBJECT_TYPES } from './kyc-template.types';
+import { refersTo } from '../../db/references';
 
 const nota = testoOpzionale({ max: 5_000, multiline: true });
 const empty = z.literal('').transform(() => undefined);
@@ -108,8 +109,8 @@ const risposte = z.record(z.string().max(100), z.unknown(), { message: 'Le rispo
 export const answersBody = z.object({ risposte });
 
 export const createQuestionnaireBody = z.object({
-  cod_anagrafe: z.string().trim().min(1, 'Indica il cliente').max(64),
-  cdd_pratica: z.string().trim().max(64).optional().or(empty),
+  cod_anagrafe: refersTo('soggetto', z.string().trim().min(1, 'Indica il cliente').max(64)),
+  cdd_pratica: refersTo('cdd_pratica', z.string().trim().max(64).optional().or(empty)),
 });
 
 export const questionnaireResponse = z.object({

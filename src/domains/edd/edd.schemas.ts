@@ -4,6 +4,7 @@ import { EDD_STATES } from '../../../workflows/edd/edd.machine';
 import { testo, testoOpzionale, testoOVuoto } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
 import { eddList } from './edd.list';
+import { refersTo } from '../../db/references';
 
 const empty = z.literal('').transform(() => undefined);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -17,20 +18,20 @@ export const eddStepSchema = z.object({
   tipo: z.enum(EDD_STEP_TIPI, { message: 'Scegli un tipo di misura valido' }),
   titolo: testo({ max: 200, min: 3, vuoto: 'Indica il titolo della misura' }),
   descrizione: testoOVuoto({ max: 5_000, multiline: true }),
-  assegnatario: z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('')]).optional().transform((v) => v || null),
+  assegnatario: refersTo('utente', z.union([z.uuid({ message: 'Assegnatario non valido' }), z.literal('')]).optional().transform((v) => v || null)),
   scadenza: z.union([isoDate, z.literal('')]).optional().transform((v) => v || null),
 });
 export type EddStepForm = z.infer<typeof eddStepSchema>;
 
 /** A new case: the customer, why, and which standard measures to keep (by type); the rest is proposed from the reasons. */
 export const createEddSchema = z.object({
-  cod_anagrafe: testo({ max: 64, vuoto: 'Indica il codice anagrafe del cliente' }),
+  cod_anagrafe: refersTo('soggetto', testo({ max: 64, vuoto: 'Indica il codice anagrafe del cliente' })),
   /** Omitted: the customer's own reasons (PEP, high-risk country, high risk class). */
   motivi: many(z.enum(EDD_MOTIVI, { message: 'Motivo non valido' })),
   descrizione: testoOVuoto({ max: 10_000, multiline: true }),
   /** The standard measures to open the case with; omitted: every measure the reasons call for. */
   misure: many(z.enum(EDD_STEP_TIPI, { message: 'Misura non valida' })),
-  cdd_pratica_id: z.union([z.uuid({ message: 'Pratica CDD non valida' }), z.literal('')]).optional().transform((v) => v || null),
+  cdd_pratica_id: refersTo('cdd_pratica', z.union([z.uuid({ message: 'Pratica CDD non valida' }), z.literal('')]).optional().transform((v) => v || null)),
 });
 export type CreateEddInput = z.infer<typeof createEddSchema>;
 

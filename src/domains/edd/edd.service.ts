@@ -67,14 +67,18 @@ export interface OpenEddRequest {
  * Opens an EDD case for a customer of the tenant (the /edd/nuovo form, the API, and the CDD
  * process when its level is enhanced). The reasons default to what the customer's record
  * says; the case opens with the standard measures for them. 422 naming the field when the
- * customer is not the tenant's or no reason applies.
+ * customer or the CDD task is not the tenant's, the task is another customer's, or no reason applies.
  */
 export async function openEddCase(deps: Deps, r: OpenEddRequest) {
-  const customer = await tx(deps, r.codAzienda, r.actor.username)(async (trx) => {
-    await assertReferencesInTenant(trx, r.codAzienda, { cod_anagrafe: { kind: 'soggetto', value: r.codAnagrafe } });
-    return customerOf(trx, r.codAzienda, r.codAnagrafe);
+  const { customer, pratica } = await tx(deps, r.codAzienda, r.actor.username)(async (trx) => {
+    const found = await assertReferencesInTenant(trx, r.codAzienda, {
+      cod_anagrafe: { kind: 'soggetto', value: r.codAnagrafe }, cdd_pratica_id: { kind: 'cdd_pratica', value: r.cddPraticaId },
+    });
+    return { customer: await customerOf(trx, r.codAzienda, r.codAnagrafe), pratica: found.cdd_pratica_id as { id: string; cod_anagrafe: string } | undefined };
   });
   if (!customer) throw new ValidationError([{ path: 'cod_anagrafe', message: 'Cliente non trovato in anagrafe' }]);
+  // The task that required the case is one of this customer's: a case never points at another customer's due diligence.
+  if (pratica && pratica.cod_anagrafe !== customer.cod_anagrafe) throw new ValidationError([{ path: 'cdd_pratica_id', message: 'La pratica di adeguata verifica riguarda un altro cliente' }]);
   // A deleted record is kept only for the retention period: no new due diligence on it.
   if (customer.stato === 'eliminato') throw new ValidationError([{ path: 'cod_anagrafe', message: 'Il cliente è stato eliminato: non si apre una verifica rafforzata' }]);
   if (r.motivi && !r.motivi.length) throw new ValidationError([{ path: 'motivi', message: 'Indica almeno un motivo della verifica rafforzata' }]);
@@ -87,7 +91,7 @@ export async function openEddCase(deps: Deps, r: OpenEddRequest) {
   const steps: EddStepInput[] = kept.map((s) => ({ id: newRecordId(), tipo: s.tipo, titolo: s.titolo, descrizione: s.descrizione, assegnatario: null, scadenza: null }));
   const { reply } = await createEdd(await eddTemporal(deps), {
     codAzienda: r.codAzienda, actor: r.actor, eddId,
-    data: { cod_anagrafe: customer.cod_anagrafe, motivi, descrizione: r.descrizione ?? '', cdd_pratica_id: r.cddPraticaId ?? null, steps },
+    data: { cod_anagrafe: customer.cod_anagrafe, motivi, descrizione: r.descrizione ?? '', cdd_pratica_id: pratica?.id ?? null, steps },
   });
   // A repeated create (the same record id) answers without the row: read it then.
   const record = reply.record ?? (await tx(deps, r.codAzienda, r.actor.username)((trx) => getEdd(trx, eddId))) as unknown as EddRecord;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refersTo } from '../../db/references';
 
 export const DEFAULT_CONSENT = {
   testo: 'Dichiaro di aver letto il documento e acconsento a sottoscriverlo con firma elettronica tramite codice monouso (OTP) inviato al mio indirizzo. Accetto che la piattaforma conservi le prove della firma (impronta del documento, data e ora, indirizzo IP e browser).',
@@ -15,7 +16,7 @@ export const startCeremonySchema = z.object({
     contenuto_base64: z.string().min(1, 'Campo obbligatorio').max(700_000, 'Documento troppo grande').regex(/^[A-Za-z0-9+/]+={0,2}$/, 'Base64 non valido'),
   }),
   consent: z.object({ testo: text(4000), versione: text(50) }).optional(),
-  parent_workflow_id: z.string().trim().min(1).max(300).optional(),
+  parent_workflow_id: refersTo('workflow', z.string().trim().min(1).max(300).optional()),
 });
 export type StartCeremonyInput = z.infer<typeof startCeremonySchema>;
 

@@ -5,6 +5,7 @@ import { listParamsShape, listResponse } from '../../kit/list';
 import { isCountryCode } from './countries';
 import { movementsList } from './movements.list';
 import { SEGNI } from './movements.labels';
+import { refersTo } from '../../db/references';
 
 /** Most movements one POST carries: larger loads go through the import (a workflow with progress). */
 export const MAX_MOVEMENTS_PER_REQUEST = 1_000;
@@ -50,9 +51,9 @@ const code = (what: string) => z.string({ message: `Indica ${what}` }).trim().mi
 
 /** One movement as the API and the import accept it. */
 export const movementInputSchema = z.object({
-  cod_rapporto: code('il rapporto'),
+  cod_rapporto: refersTo('rapporto', code('il rapporto')),
   // When absent, the relationship's holder; when given, one of the relationship's subjects.
-  cod_anagrafe: code('il soggetto').optional(),
+  cod_anagrafe: refersTo('soggetto', code('il soggetto').optional()),
   data_operazione: day("la data dell'operazione")
     .refine((s) => s <= latestOperationDay(), "La data dell'operazione non può essere oltre un anno nel futuro"),
   // The time of day, when the source system has it (local time, as the source gives it).

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SUBJECT_TYPES } from '../../../workflows/onboarding/onboarding.contract';
 import { DOCUMENT_TYPES, magicLinkRequestSchema, type DocumentType } from './onboarding.schemas';
+import { refersTo } from '../../db/references';
 
 /**
  * Request envelopes and response shapes of the applicant's API. The envelopes are
@@ -35,7 +36,7 @@ export const magicLinkBody = magicLinkRequestSchema.extend({ email: magicLinkReq
 export const uploadForm = z.object({
   file: z.file(),
   tipo: z.enum(Object.keys(DOCUMENT_TYPES) as [DocumentType, ...DocumentType[]]),
-  riferimento: z.string().max(64).optional(),
+  riferimento: refersTo('titolare_pratica', z.string().max(64).optional()),
 });
 
 export const resumeQuery = z.object({ token: z.string().max(4096).optional() });

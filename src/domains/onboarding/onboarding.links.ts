@@ -2,10 +2,11 @@ import { decodeJwt } from 'jose';
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
+import { assertReferencesInTenant } from '../../db/references';
 import { withTenant, type PlatformDb } from '../../db/tenant';
 import { hasRole, tenantOf } from '../../http/auth';
 import type { AppState } from '../../http/context';
-import { forbidden, HttpError, notFound, tooManyRequests, unauthenticated } from '../../http/errors';
+import { forbidden, HttpError, tooManyRequests, unauthenticated, ValidationError } from '../../http/errors';
 import { EDITABLE_STATES, type OnboardingStatus } from '../../../workflows/onboarding/onboarding.machine';
 import { getSetting } from '../admin';
 import { appendAudit } from '../audit';
@@ -62,8 +63,10 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
     if (!hasRole(user, LINK_ISSUERS)) throw forbidden();
     const codAzienda = tenantOf(ctx);
     const out = await withTenant(deps.db, { codAzienda, actor: user.username }, async (trx) => {
+      // The case is named in the body: another tenant's, or none, is a 422 on case_id, as is one of this tenant's that cannot get a link.
+      await assertReferencesInTenant(trx, codAzienda, { case_id: { kind: 'pratica_onboarding', value: body.case_id } });
       const row = await trx('onboarding_cases').where({ id: body.case_id }).whereIn('stato', OPEN_STATES).whereNotNull('email').first('id', 'stato', 'email');
-      if (!row) return null;
+      if (!row) throw new ValidationError([{ path: 'case_id', message: 'La pratica è chiusa o non ha un indirizzo e-mail: nessun link da inviare' }]);
       const l = await newLink(deps, trx, { caseId: row.id, codAzienda, purpose: 'resume' });
       await appendAudit(trx, { codAzienda, actor: user.username, action: 'onboarding.link-issued', entityType: 'onboarding_case', entityId: row.id, data: { expires_at: l.expiresAt.toISOString(), stato: row.stato } });
       const queued = await queueCustomerMessage(deps.outbox, trx, {
@@ -71,7 +74,6 @@ export async function issueMagicLink(deps: Deps, ctx: Ctx, body: { email?: strin
       });
       return { ...l, to: row.email as string, queued };
     });
-    if (!out) throw notFound('Pratica');
     await deps.dispatch(out.queued ? [out.queued] : []);
     return { kind: 'staff', sent_to: maskEmail(out.to), expires_at: out.expiresAt.toISOString() };
   }

@@ -293,7 +293,7 @@ export const registerOnboardingRoutes: RegisterRoutes = (router, { deps, views }
 
   route({
     method: 'POST', path: '/api/magic-link', tag, access: PUBLIC, status: 202, body: magicLinkBody, response: magicLinkResponse,
-    summary: 'Chiede un link per riprendere la pratica. Pubblico { email, cod_azienda? }: sempre 202 con la stessa risposta (il link arriva per messaggio se esiste una pratica aperta), limitato per e-mail e indirizzo. Personale (co, analyst, admin) { case_id } di una pratica aperta: 202, il link parte verso l\'indirizzo del cliente (mai al personale) e la risposta dice dove { detail, sent_to, expires_at }',
+    summary: 'Chiede un link per riprendere la pratica. Pubblico { email, cod_azienda? }: sempre 202 con la stessa risposta (il link arriva per messaggio se esiste una pratica aperta), limitato per e-mail e indirizzo. Personale (co, analyst, admin) { case_id } di una pratica aperta: 202, il link parte verso l\'indirizzo del cliente (mai al personale) e la risposta dice dove { detail, sent_to, expires_at }; 422 su case_id se la pratica non è dell\'azienda, non esiste o è chiusa',
     handler: async (ctx, { body }) => {
       const r = await issueMagicLink(deps, ctx, body);
       if (r.kind === 'public') return PUBLIC_LINK_ANSWER;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SUBJECT_TYPES, type SubjectType } from '../../../workflows/onboarding/onboarding.contract';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { ISO2 } from './countries';
+import { refersTo } from '../../db/references';
 
 /**
  * The applicant's data, one schema per wizard section. Two strengths of each: `draft`
@@ -152,7 +153,7 @@ export function applicableSteps(subjectType: SubjectType | null): number[] {
 export const magicLinkRequestSchema = z.object({
   email: email(),
   cod_azienda: z.preprocess(blank, z.string().max(32).optional()),
-  case_id: z.uuid().optional(),
+  case_id: refersTo('pratica_onboarding', z.uuid().optional()),
 });
 
 export const startCaseSchema = z.object({

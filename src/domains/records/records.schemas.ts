@@ -12,6 +12,7 @@ import {
   CLASSI_RISCHIO, FONTI, RUOLI_RAPPORTO, STATI_ANAGRAFE, STATI_DOCUMENTO, STATI_RAPPORTO, TIPI_CONTROLLO, TIPI_DOCUMENTO, TIPI_LEGAME,
   TIPI_SOGGETTO, USI_CONTANTI,
 } from './records.vocabulary';
+import { refersTo } from '../../db/references';
 
 /** The records API's bodies and queries (Italian messages named by field) and its answers. */
 
@@ -130,7 +131,7 @@ export const listCustomersQuery = z.object({
 });
 
 export const createRapportoSchema = z.object({
-  cod_anagrafe: code('Indica il soggetto intestatario'),
+  cod_anagrafe: refersTo('soggetto', code('Indica il soggetto intestatario')),
   tipo: testo({ max: 100, vuoto: 'Indica il tipo di rapporto' }),
   stato: optionalEnum(STATI_RAPPORTO, 'Scegli uno stato valido'),
   data_apertura: isoDate(),
@@ -138,7 +139,7 @@ export const createRapportoSchema = z.object({
   scopo: testoOpzionale({ max: 500 }),
   natura: testoOpzionale({ max: 200 }),
   soggetti: z.array(z.object({
-    cod_anagrafe: code('Indica il soggetto'),
+    cod_anagrafe: refersTo('soggetto', code('Indica il soggetto')),
     ruolo: enumOf(RUOLI_RAPPORTO.filter((r) => r !== 'intestatario') as unknown as readonly ['cointestatario', ...string[]], 'Scegli un ruolo valido: cointestatario, esecutore, delegato o titolare effettivo'),
   }).strict()).max(50, 'Al massimo 50 soggetti').optional(),
 }).strict();
@@ -156,8 +157,8 @@ const percentuale = z.preprocess(blank, z.coerce.number({ message: 'Percentuale 
   .min(0, 'La percentuale è tra 0 e 100').max(100, 'La percentuale è tra 0 e 100').optional());
 
 export const createLegameSchema = z.object({
-  cod_anagrafe_da: code('Indica il primo soggetto'),
-  cod_anagrafe_a: code('Indica il soggetto collegato'),
+  cod_anagrafe_da: refersTo('soggetto', code('Indica il primo soggetto')),
+  cod_anagrafe_a: refersTo('soggetto', code('Indica il soggetto collegato')),
   tipo: enumOf(TIPI_LEGAME, 'Scegli un tipo di legame valido'),
   percentuale,
   tipo_controllo: optionalEnum(TIPI_CONTROLLO, 'Scegli un tipo di controllo valido'),
@@ -168,8 +169,8 @@ export const createLegameSchema = z.object({
 }).strict();
 
 export const createUboSchema = z.object({
-  cod_anagrafe: code('Indica la società o l\'ente'),
-  cod_anagrafe_titolare: code('Indica il titolare effettivo'),
+  cod_anagrafe: refersTo('soggetto', code('Indica la società o l\'ente')),
+  cod_anagrafe_titolare: refersTo('soggetto', code('Indica il titolare effettivo')),
   percentuale,
   tipo_controllo: enumOf(TIPI_CONTROLLO, 'Scegli come è esercitato il controllo: proprietà diretta, indiretta, controllo o rappresentanza'),
   dal: isoDate(),
@@ -193,7 +194,7 @@ export const listUboQuery = z.object({
 });
 
 export const createDocumentoSchema = z.object({
-  cod_anagrafe: code('Indica il soggetto'),
+  cod_anagrafe: refersTo('soggetto', code('Indica il soggetto')),
   tipo: enumOf(TIPI_DOCUMENTO, 'Scegli un tipo di documento valido'),
   numero: testoOpzionale({ max: 50 }),
   autorita_rilascio: testoOpzionale({ max: 200 }),

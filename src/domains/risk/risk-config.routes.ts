@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertReferencesInTenant } from '../../db/references';
 import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { notFound } from '../../http/errors';
@@ -128,6 +129,8 @@ export const registerRiskConfigRoutes: RegisterRoutes = (router, { deps }) => {
     body: evaluateBody, response: evaluateResponse,
     handler: (ctx, { body }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, async (trx) => {
       const codAzienda = tenantOf(ctx);
+      // A version named in the body is a reference: another tenant's, or none, is a 422 on versione_id.
+      await assertReferencesInTenant(trx, codAzienda, { versione_id: { kind: 'rischio_versione', value: body.versione_id } });
       const versione = body.versione_id ? await findRuleSet(trx, codAzienda, body.versione_id) : await activeRuleSet(trx, codAzienda);
       if (!versione) throw notFound('Versione delle regole');
       const soglie = await thresholds(trx, codAzienda);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLASSI, FAMIGLIE } from './risk.types';
+import { refersTo } from '../../db/references';
 
 /** Response and query schemas of the model's API (/api/risk/factors, rules, rule-sets, policy). */
 
@@ -67,7 +68,7 @@ export const evaluateBody = z.object({
   /** Movement aggregates by canonical key (see aggregati_richiesti in the answer); absent ones read as unknown. */
   aggregati: z.record(z.string().max(300), z.number().finite().nullable()).optional().default({}),
   /** Score with this version (a draft, say) instead of the active one. */
-  versione_id: z.string().uuid('versione_id: un identificativo di versione').optional(),
+  versione_id: refersTo('rischio_versione', z.string().uuid('versione_id: un identificativo di versione').optional()),
   oggi: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (AAAA-MM-GG)').optional(),
 });
 

@@ -3,6 +3,7 @@ import { MATCH_ESITI, MATCH_STATES } from '../../../workflows/screening/screenin
 import { testo } from '../../http/text-field';
 import { listParamsShape } from '../../kit/list';
 import { importRunsList, matchesList } from './screening.lists';
+import { refersTo } from '../../db/references';
 
 const text = (max: number) => z.string().trim().max(max, `Massimo ${max} caratteri`);
 const required = (max: number, msg = 'Campo obbligatorio') => text(max).min(1, msg);
@@ -24,7 +25,7 @@ export const batchSchema = z.object({
 
 export const walletSchema = z.object({ address: required(200, 'Indica l\'indirizzo del wallet') });
 
-export const assignSchema = z.object({ assegnatario: z.uuid({ message: 'Assegnatario non valido' }) });
+export const assignSchema = z.object({ assegnatario: refersTo('utente', z.uuid({ message: 'Assegnatario non valido' })) });
 
 export const resolveSchema = z.object({
   esito: z.enum(MATCH_ESITI, { message: 'Scegli un esito: corrispondenza confermata o falso positivo' }),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../../deps';
+import { assertReferencesInTenant } from '../../../db/references';
 import { withTenant } from '../../../db/tenant';
 import type { SessionUser } from '../../../http/context';
 import { conflict, notFound } from '../../../http/errors';
@@ -13,6 +14,11 @@ export interface OpenCaseFromAssessmentRequest {
   codAzienda: string;
   user: SessionUser;
   codValutazione: string;
+  /**
+   * The body field that names the assessment (the API): another tenant's, or none, is then a 422
+   * on it, as for any reference in a body. A page names it in its path, where it is a 404.
+   */
+  field?: string;
   titolo?: string;
   descrizione?: string;
   priorita?: 'bassa' | 'media' | 'alta' | 'critica';
@@ -25,7 +31,10 @@ export interface OpenCaseFromAssessmentRequest {
  */
 export async function openCaseFromAssessment(deps: Deps, r: OpenCaseFromAssessmentRequest) {
   const db = <T>(fn: (trx: Knex.Transaction) => Promise<T>) => withTenant(deps.db, { codAzienda: r.codAzienda, actor: r.user.username }, fn);
-  const row = await db((trx) => getAssessment(trx, r.codAzienda, r.codValutazione));
+  const row = await db(async (trx) => {
+    if (r.field) await assertReferencesInTenant(trx, r.codAzienda, { [r.field]: { kind: 'valutazione', value: r.codValutazione } });
+    return getAssessment(trx, r.codAzienda, r.codValutazione);
+  });
   if (!row) throw notFound('Valutazione', 'f');
   if (row.stato === 'draft') throw conflict('NOT_CALCULATED', 'La valutazione non è ancora stata calcolata');
   const caseId = uuidFromKey(`case-from-assessment:${row.id}`);

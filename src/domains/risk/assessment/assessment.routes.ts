@@ -108,7 +108,7 @@ export const registerAssessmentRoutes: RegisterRoutes = (router, { deps }) => {
     method: 'POST', path: '/api/risk/cases/open-from-assessment', summary: 'Apre un caso di indagine dalla valutazione (una seconda richiesta risponde lo stesso caso)', tag,
     access: staff(CASE_OPENERS), body: openCaseSchema, response: openCaseResponse, status: 201, otherResponses: { 200: openCaseResponse },
     handler: async (ctx, { body }) => {
-      const r = await openCaseFromAssessment(deps, { codAzienda: tenantOf(ctx), user: ctx.state.user!, codValutazione: body.cod_valutazione, titolo: body.titolo, descrizione: body.descrizione, priorita: body.priorita });
+      const r = await openCaseFromAssessment(deps, { codAzienda: tenantOf(ctx), user: ctx.state.user!, codValutazione: body.cod_valutazione, field: 'cod_valutazione', titolo: body.titolo, descrizione: body.descrizione, priorita: body.priorita });
       ctx.set('Location', `/api/cases/${r.cod_caso}`);
       if (r.created) return r;
       // The case this assessment already opened: answered, not opened again.

@@ -4,6 +4,7 @@ import { RISK_ASSESSMENT_STATES } from '../../../../workflows/risk/risk-assessme
 import { testo, testoOpzionale } from '../../../http/text-field';
 import { listParamsShape, listResponse } from '../../../kit/list';
 import { assessmentsList } from './assessment.list';
+import { refersTo } from '../../../db/references';
 
 const empty = z.literal('').transform(() => undefined);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -15,7 +16,7 @@ const codAnagrafe = testo({ max: 64, vuoto: 'Indica il codice anagrafe del clien
 export const MOTIVI_MANUALI = ['manuale', 'evento_screening', 'evento_anagrafe', 'evento_cdd', 'evento_monitoraggio'] as const;
 
 export const startAssessmentSchema = z.object({
-  cod_anagrafe: codAnagrafe,
+  cod_anagrafe: refersTo('soggetto', codAnagrafe),
   motivo: z.enum(MOTIVI_MANUALI, { message: 'Motivo non valido' }).optional().default('manuale'),
   riferimento: testoOpzionale({ max: 200 }),
 });
@@ -32,7 +33,7 @@ export const noteSchema = z.object({ nota: testoOpzionale({ max: 5_000, multilin
 export const emptySchema = z.object({});
 
 export const openCaseSchema = z.object({
-  cod_valutazione: testo({ max: 32, vuoto: 'Indica il codice della valutazione' }),
+  cod_valutazione: refersTo('valutazione', testo({ max: 32, vuoto: 'Indica il codice della valutazione' })),
   titolo: testoOpzionale({ max: 200 }),
   descrizione: testoOpzionale({ max: 10_000, multiline: true }),
   priorita: z.enum(['bassa', 'media', 'alta', 'critica'], { message: 'Scegli una priorità valida' }).optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Condizione } from '../../../kit/conditions/condition.types';
 import { CLASSI, FAMIGLIE } from '../risk.types';
 import { validateRuleCondition } from './engine.catalogue';
+import { refersTo } from '../../../db/references';
 
 /** Input schemas of the model's commands and routes (Italian messages, one per field). */
 
@@ -28,7 +29,7 @@ const punti = z.number({ error: 'Indica i punti (un numero intero)' }).int('Punt
 const ordine = z.number({ error: 'Ordine: un numero intero' }).int('Ordine: un numero intero').min(0, 'Ordine: almeno 0').max(100_000, 'Ordine: al massimo 100000');
 
 export const ruleCreateSchema = z.object({
-  fattore_id: uuid('il fattore'),
+  fattore_id: refersTo('rischio_fattore', uuid('il fattore')),
   codice, nome, descrizione: descrizione.optional().default(''),
   condizione: riskConditionSchema,
   punti,
@@ -37,7 +38,7 @@ export const ruleCreateSchema = z.object({
   ordine: ordine.optional(),
 });
 export const ruleUpdateSchema = z.object({
-  fattore_id: uuid('il fattore').optional(),
+  fattore_id: refersTo('rischio_fattore', uuid('il fattore').optional()),
   nome: nome.optional(), descrizione: descrizione.optional(),
   condizione: riskConditionSchema.optional(),
   punti: punti.optional(),

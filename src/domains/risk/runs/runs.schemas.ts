@@ -3,6 +3,7 @@ import { listParamsShape, listResponse } from '../../../kit/list';
 import { RISK_RUN_STATI, RISK_RUN_TIPI } from '../../../../workflows/risk/risk-portfolio.contract';
 import { CLASSI } from '../risk.types';
 import { riskRunResultsList, riskRunsList } from './runs.list';
+import { refersTo } from '../../../db/references';
 
 const blank = z.literal('').transform(() => undefined);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -10,7 +11,7 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 export const startRunSchema = z.object({
   tipo: z.enum(RISK_RUN_TIPI, { message: 'Tipo non valido: ricalcolo o simulazione' }),
   /** The version to run; a recalculation may omit it (the active version). */
-  versione_id: z.union([z.uuid({ message: 'Versione non valida' }), z.literal('')]).optional().nullable().transform((v) => v || null),
+  versione_id: refersTo('rischio_versione', z.union([z.uuid({ message: 'Versione non valida' }), z.literal('')]).optional().nullable().transform((v) => v || null)),
 });
 
 export const listRunsQuery = z.object({

@@ -8,6 +8,7 @@ import { STATI_DOCUMENTO, TIPI_DOCUMENTO } from '../../records';
 import { ESITI_DOCUMENTO } from '../verifications.vocabulary';
 import { documentRecordsList } from './documents.list';
 import { parseMrz } from './mrz';
+import { refersTo } from '../../../db/references';
 
 /** The document records API's fields (multipart forms and JSON), with Italian messages named by field, and its answers. */
 
@@ -48,7 +49,7 @@ const dates = (v: { data_rilascio?: string | undefined; data_scadenza?: string |
 };
 
 export const uploadDocumentSchema = z.object({
-  cod_anagrafe: code('Indica il soggetto titolare del documento'),
+  cod_anagrafe: refersTo('soggetto', code('Indica il soggetto titolare del documento')),
   tipo: z.enum(TIPI_DOCUMENTO, { message: 'Scegli un tipo di documento valido' }),
   ...documentFields,
 }).superRefine((v, ctx) => {

@@ -5,6 +5,7 @@ import { VERIFICATION_STATES, VERIFICATION_USER_ACTIONS } from '../../../../work
 import { ORIGINI_VERIFICA, STATI_CHECK, TIPI_CHECK, TIPI_VERIFICA } from '../verifications.vocabulary';
 import { verificationsList } from './verification.list';
 import { kybProfileSchema } from './verification.profile';
+import { refersTo } from '../../../db/references';
 
 /** The verifications API's bodies and queries (Italian messages named by field) and its answers. */
 
@@ -16,11 +17,11 @@ const motivo = testoOpzionale({ max: 5_000, multiline: true });
 const datiDichiarati = z.record(z.string(), z.unknown(), { message: 'I dati dichiarati sono un oggetto JSON' })
   .refine((v) => JSON.stringify(v).length <= 100_000, 'Dati dichiarati troppo grandi (massimo 100.000 caratteri)');
 /** The documents the verification relies on, by code (DOC-000001) or id. */
-const documenti = z.array(z.string().trim().min(1, 'Codice documento non valido').max(64, 'Codice documento non valido'), { message: 'Elenco di codici documento' })
+const documenti = z.array(refersTo('documento', z.string().trim().min(1, 'Codice documento non valido').max(64, 'Codice documento non valido')), { message: 'Elenco di codici documento' })
   .max(50, 'Al massimo 50 documenti');
 
 export const createKycSchema = z.object({
-  cod_anagrafe: codAnagrafe,
+  cod_anagrafe: refersTo('soggetto', codAnagrafe),
   dati_dichiarati: datiDichiarati.optional(),
   documenti: documenti.optional(),
 }).strict();

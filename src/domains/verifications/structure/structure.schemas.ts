@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { testo, testoOpzionale } from '../../../http/text-field';
 import { TIPI_ARCO, TIPI_NODO } from '../verifications.vocabulary';
+import { refersTo } from '../../../db/references';
 import { UBO_WARNING_CODES } from './ubo.types';
 
 /**
@@ -27,15 +28,15 @@ export const createNodeSchema = z.object({
   paese: z.preprocess((v) => (typeof blank(v) === 'string' ? (v as string).trim().toUpperCase() : blank(v)),
     z.string().regex(/^[A-Z]{2}$/, 'Paese non valido: codice ISO a due lettere (es. IT)').optional()),
   data_nascita: z.preprocess(blank, isoDate.optional()),
-  cod_anagrafe: z.preprocess(blank, z.string().trim().max(64, 'Codice anagrafe non valido').optional()),
+  cod_anagrafe: refersTo('soggetto', z.preprocess(blank, z.string().trim().max(64, 'Codice anagrafe non valido').optional())),
 }).strict().superRefine((v, ctx) => {
   if (v.data_nascita && v.tipo !== 'persona_fisica') ctx.addIssue({ code: 'custom', path: ['data_nascita'], message: 'La data di nascita si indica solo per una persona fisica' });
 });
 export type CreateNodeBody = z.infer<typeof createNodeSchema>;
 
 export const createEdgeSchema = z.object({
-  da_nodo_id: uuid('il soggetto che detiene, controlla o ricopre il ruolo'),
-  a_nodo_id: uuid('l\'entità partecipata, controllata o rappresentata'),
+  da_nodo_id: refersTo('nodo_struttura', uuid('il soggetto che detiene, controlla o ricopre il ruolo')),
+  a_nodo_id: refersTo('nodo_struttura', uuid('l\'entità partecipata, controllata o rappresentata')),
   tipo: z.enum(TIPI_ARCO, { error: 'Scegli il tipo di legame' }),
   percentuale: percent('gt0'),
   percentuale_voti: percent('ge0'),

@@ -4,6 +4,7 @@ import { testo, testoOpzionale } from '../../../http/text-field';
 import { listParamsShape, listResponse } from '../../../kit/list';
 import { DECISIONI_TRAVEL_RULE, DIREZIONI_TRAVEL_RULE } from '../verifications.vocabulary';
 import { travelRuleList } from './travel-rule.list';
+import { refersTo } from '../../../db/references';
 
 const empty = z.literal('').transform(() => undefined);
 /** A single-line identifier (address, hash, reference): no spaces inside, printable ASCII. */
@@ -27,7 +28,7 @@ const ivms101 = z.record(z.string(), z.unknown(), { message: 'Il messaggio IVMS1
 export const recordTransferSchema = z.object({
   riferimento_esterno: optionalCode(200, 'il riferimento esterno'),
   direzione: z.enum(DIREZIONI_TRAVEL_RULE, { message: 'Direzione non valida: in_uscita o in_entrata' }),
-  cod_anagrafe: optionalCode(64, 'il codice anagrafe'),
+  cod_anagrafe: refersTo('soggetto', optionalCode(64, 'il codice anagrafe')),
   asset: code(20, 'la cripto-attività (es. BTC, ETH, USDC)'),
   rete: optionalCode(20, 'la rete (es. BTC, ETH, ERC20)'),
   importo: decimal('l\'importo', true),
