@@ -115,7 +115,7 @@ const FIXTURES: Record<string, Fixture> = {
 
 /** Where each kind of record is stored: table, column, and whether the value is the column's or inside it (a case's owners). */
 const WHERE: Record<ReferenceTarget, [string, string, 'is' | 'inside']> = {
-  utente: ['utenti', 'cod_utente', 'is'], soggetto: ['anagrafe', 'cod_anagrafe', 'is'], workflow: ['cases', 'workflow_id', 'is'], cdd_pratica: ['cdd_pratiche', 'id', 'is'],
+  utente: ['utenti', 'cod_utente', 'is'], soggetto: ['anagrafe', 'cod_anagrafe', 'is'], cliente: ['anagrafe', 'cod_anagrafe', 'is'], workflow: ['cases', 'workflow_id', 'is'], cdd_pratica: ['cdd_pratiche', 'id', 'is'],
   valutazione: ['rischio_valutazioni', 'cod_valutazione', 'is'], rischio_versione: ['rischio_versioni', 'id', 'is'], pratica_onboarding: ['onboarding_cases', 'id', 'is'],
   rapporto: ['rapporti', 'cod_rapporto', 'is'], documento: ['documenti', 'id', 'is'], rischio_fattore: ['rischio_fattori', 'id', 'is'], nodo_struttura: ['strutture_nodi', 'id', 'is'],
   titolare_pratica: ['onboarding_cases', 'ubo', 'inside'],

@@ -90,6 +90,7 @@ export async function tenantRecords(env: TestEnv): Promise<TenantRecords> {
     values: {
       utente: user.cod_utente,
       soggetto: persone[0],
+      cliente: persone[0],
       workflow: caso.body.workflow_id,
       cdd_pratica: pratica.body.id,
       valutazione: await assessment(env.ownerDb, tenant, persone[1], versioneId),
@@ -108,7 +109,7 @@ export async function tenantRecords(env: TestEnv): Promise<TenantRecords> {
 export function missingValues(caller: string): Record<ReferenceTarget, string> {
   const uuid = () => randomUUID();
   return {
-    utente: uuid(), soggetto: 'ANA-NESSUNO-1', workflow: `case:${caller}:${uuid()}`, cdd_pratica: uuid(), valutazione: 'VAL-7000000',
+    utente: uuid(), soggetto: 'ANA-NESSUNO-1', cliente: 'ANA-NESSUNO-2', workflow: `case:${caller}:${uuid()}`, cdd_pratica: uuid(), valutazione: 'VAL-7000000',
     rischio_versione: uuid(), pratica_onboarding: uuid(), rapporto: 'RAP-NESSUNO-1', documento: uuid(), rischio_fattore: uuid(), nodo_struttura: uuid(),
     titolare_pratica: uuid(),
   };
