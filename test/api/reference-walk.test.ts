@@ -58,6 +58,12 @@ const FIXTURES: Record<string, Fixture> = {
     ok(edd, 'EDD case');
     return { path: `/api/edd/${edd.body.id}/step`, body: { tipo: 'altro', titolo: 'Misura del percorso', assegnatario: a.values.utente } };
   },
+  'POST /api/kyt/events': async (a) => ({
+    body: { eventi: [{
+      chain: 'ethereum', hash: `0x${randomUUID().replaceAll('-', '')}`, indirizzo_da: '0x7777777777777777777777777777777777777777', indirizzo_a: '0x8888888888888888888888888888888888888888',
+      asset: 'ETH', importo: '0.1', importo_eur: 250, data_ora: new Date().toISOString(), cod_anagrafe: a.persone[0], direzione: 'entrata',
+    }] },
+  }),
   'POST /api/legami': async (a) => ({ body: { cod_anagrafe_da: a.persone[0], cod_anagrafe_a: a.persone[1], tipo: 'familiare' } }),
   'POST /api/magic-link': async (a) => ({ body: { case_id: a.values.pratica_onboarding } }),
   'POST /api/movimenti': async (a) => ({

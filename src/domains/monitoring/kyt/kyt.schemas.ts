@@ -3,6 +3,7 @@ import { recordDecisionSchema } from '../../../kit/evaluators';
 import { listParamsShape, listResponse } from '../../../kit/list';
 import { ALERT_STATES } from '../../../../workflows/monitoring-alert/monitoring-alert.machine';
 import { CASE_PRIORITA } from '../../../../workflows/case/case.contract';
+import { refersTo } from '../../../db/references';
 import { testoOpzionale } from '../../../http/text-field';
 import { kytAlertsList, kytEventsList } from './kyt.list';
 
@@ -45,7 +46,7 @@ export const kytEventInput = z.object({
     .refine((v) => Date.parse(v) >= Date.parse('2009-01-03T00:00:00Z'), { message: 'Data anteriore alla prima blockchain', abort: true })
     .refine((v) => Date.parse(v) <= Date.now() + FUTURE_TOLERANCE_MS, { message: 'Data e ora nel futuro', abort: true }),
   // Who the transfer is of, when the addresses do not say it (named by the platform's code or the source system's).
-  cod_anagrafe: customerCode('il cliente').optional(),
+  cod_anagrafe: refersTo('cliente', customerCode('il cliente')).optional(),
   codice_esterno: customerCode('il codice esterno del cliente').optional(),
   // Whose side: entrata (the customer receives), uscita (the customer sends); needed when it cannot be told from the addresses.
   direzione: z.enum(['entrata', 'uscita'], { message: 'Direzione: entrata o uscita' }).optional(),
