@@ -3,6 +3,7 @@ import type { AreaDefinition } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
 import { createMonitoringReleaseActivities } from '../../../../activities/monitoring-release/monitoring-release.activities';
 import { createMonitoringRunsActivities } from '../../../../activities/monitoring-runs/monitoring-runs.activities';
+import { registerKytAlertList } from '../kyt/kyt.alerts-list';
 import { registerKytPages } from '../kyt/kyt.pages';
 import { registerKytRoutes } from '../kyt/kyt.routes';
 import { kytAlertsList, kytEventsList } from '../kyt/kyt.list';
@@ -29,6 +30,8 @@ export function withEvaluation(area: AreaDefinition): AreaDefinition {
     routes: [
       ...(area.routes ?? []), registerKytRoutes, registerListRoutes, registerRunRoutes, registerReleaseRoutes,
       registerKytPages, registerListPages, registerRunPages, registerReleasePages,
+      // GET /api/kyt/alerts and /kyt/alerts (the monitoring area's alert pages may serve them instead: drop this line and the navigation entry).
+      registerKytAlertList,
     ],
     lists: [...(area.lists ?? []), kytEventsList, kytAlertsList, monitoringRunsList],
     activities: (deps) => ({ ...area.activities?.(deps), ...createMonitoringRunsActivities(deps), ...createMonitoringReleaseActivities(deps) }),

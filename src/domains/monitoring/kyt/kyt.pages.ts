@@ -17,15 +17,15 @@ import {
   ORIGINE_DECISIONE_LABELS, RISOLTO_DA_LABELS, TIPO_DECISIONE_LABELS,
 } from '../evaluation/evaluation.labels';
 import { traceByCode, traceOfMovement } from '../evaluation/trace';
-import { findKytEvent, kytAlertOfDecision, listKytAlerts } from './kyt.repo';
+import { findKytEvent, kytAlertOfDecision } from './kyt.repo';
 import { escalateKytDecision } from './kyt.routes';
-import { escalateKytSchema, listKytAlertsQuery } from './kyt.schemas';
+import { escalateKytSchema } from './kyt.schemas';
 
 export const traceLabels = {
   esitoDecisione: ESITO_DECISIONE_LABELS, esitoDecisioneTone: ESITO_DECISIONE_TONES, tipoDecisione: TIPO_DECISIONE_LABELS, origineDecisione: ORIGINE_DECISIONE_LABELS,
   esitoRegola: ESITO_REGOLA_DECISA_LABELS, esitoAlert: ESITO_ALERT_DECISIONE_LABELS, direzione: DIREZIONE_KYT_LABELS, segno: SEGNO_LABELS, fonte: FONTE_EVENTO_LABELS,
 };
-const labels = { ...traceLabels, stato: STATO_LABELS, statoTone: STATO_TONES, tipologia: TIPOLOGIA_LABELS, risoltoDa: RISOLTO_DA_LABELS };
+export const kytPageLabels = { ...traceLabels, stato: STATO_LABELS, statoTone: STATO_TONES, tipologia: TIPOLOGIA_LABELS, risoltoDa: RISOLTO_DA_LABELS };
 
 /**
  * The KYT pages (docs/monitoring.md, "KYT"): the KYT alerts, a decision's trace (any decision:
@@ -34,14 +34,6 @@ const labels = { ...traceLabels, stato: STATO_LABELS, statoTone: STATO_TONES, ti
  */
 export const registerKytPages: RegisterRoutes = (router, { deps, views }) => {
   const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
-
-  router.get('/kyt/alerts', staff(STAFF_READ), async (ctx) => {
-    const parsed = listKytAlertsQuery.safeParse(ctx.query);
-    const errors = parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-    const q = parsed.success ? parsed.data : listKytAlertsQuery.parse({});
-    const result = await tx(ctx, (trx) => listKytAlerts(trx, tenantOf(ctx), q));
-    render(ctx, views, 'monitoring/kyt-alerts.njk', { result, query: ctx.query, filters: { stato: typeof ctx.query.stato === 'string' ? ctx.query.stato : '' }, errors, labels });
-  });
 
   /** A decision's page: its trace, and (when it raised a KYT alert the user may escalate) the escalation form. */
   const decisionPage = async (ctx: Ctx, form: Record<string, string> = {}, errors: Record<string, string> = {}, status = 200) => {
@@ -55,7 +47,7 @@ export const registerKytPages: RegisterRoutes = (router, { deps, views }) => {
       return { trace, alert: alert ?? null, allowed: alert ? allowedFor(alert, ctx.state.user!) : [] };
     });
     if (!data) throw notFound('Decisione');
-    render(ctx, views, 'monitoring/kyt-decision.njk', { ...data, form, errors, labels }, { status });
+    render(ctx, views, 'monitoring/kyt-decision.njk', { ...data, form, errors, labels: kytPageLabels }, { status });
   };
 
   router.get('/kyt/decision/:codDecisione', staff(STAFF_READ), (ctx) => decisionPage(ctx));
@@ -84,7 +76,7 @@ export const registerKytPages: RegisterRoutes = (router, { deps, views }) => {
       return { evento, cliente, trace: trace ?? null };
     });
     if (!data) throw notFound('Evento KYT', 'm');
-    render(ctx, views, 'monitoring/kyt-event.njk', { ...data, labels });
+    render(ctx, views, 'monitoring/kyt-event.njk', { ...data, labels: kytPageLabels });
   });
 
   /** The movement's decision, as its page (/transazioni/:id) shows it: an htmx fragment, loaded on the page. */
@@ -98,6 +90,6 @@ export const registerKytPages: RegisterRoutes = (router, { deps, views }) => {
       return { movimento: m as { id: string; data_operazione: string }, trace: (await traceOfMovement(trx, codAzienda, id, m.data_operazione)) ?? null };
     });
     if (!data) throw notFound('Operazione');
-    render(ctx, views, 'monitoring/_movement-decision.njk', { ...data, labels });
+    render(ctx, views, 'monitoring/_movement-decision.njk', { ...data, labels: kytPageLabels });
   });
 };

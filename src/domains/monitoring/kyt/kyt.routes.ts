@@ -13,9 +13,9 @@ import { findAlert } from '../alerts/alerts.repo';
 import { traceByCode } from '../evaluation/trace';
 import { decisionTraceResponse } from '../evaluation/trace.schemas';
 import { submitKytEvents } from './kyt.commands';
-import { kytAlertOfDecision, listKytAlerts, listKytEvents } from './kyt.repo';
+import { kytAlertOfDecision, listKytEvents } from './kyt.repo';
 import {
-  escalateKytSchema, kytAlertListResponse, kytEventListResponse, listKytAlertsQuery, listKytEventsQuery, submitKytEventsResponse, submitKytEventsSchema,
+  escalateKytSchema, kytEventListResponse, listKytEventsQuery, submitKytEventsResponse, submitKytEventsSchema,
 } from './kyt.schemas';
 
 /** Who sends KYT events: the operators and the compliance officer (or the tenant's systems signed in as one). */
@@ -54,12 +54,6 @@ export const registerKytRoutes: RegisterRoutes = (router, { deps }) => {
       ctx.body = result;
       return undefined;
     },
-  });
-
-  router.api({
-    method: 'GET', path: '/api/kyt/alerts', summary: 'Elenco degli alert KYT, ciascuno con la decisione che lo ha generato', tag,
-    access: staff(STAFF_READ), query: listKytAlertsQuery, response: kytAlertListResponse,
-    handler: (ctx, { query }) => tx(deps, ctx, (trx) => listKytAlerts(trx, tenantOf(ctx), query)),
   });
 
   router.api({
