@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 import { activateDraft, seedCustomers } from '../helpers/monitoring-fixture';
@@ -103,6 +104,19 @@ describe('monitoring daily batch (monitoring-daily:<cod_azienda>:<giorno>)', fun
     assert.deepEqual([run.stato, run.elaborati, run.decisioni, run.alert_nuovi, run.alert_aggiornati], ['completed', 6, 0, 0, 0]);
     assert.equal(await count('monitoring_decisioni', {}), decisions);
     assert.equal(await count('monitoring_alert_riscontri', {}), hits);
+  });
+
+  it('decides a KYT event left pending (its evaluation failed) when the day is run again, and names the decision on the event', async () => {
+    const id = randomUUID();
+    await env.ownerDb('kyt_eventi').insert({
+      id, cod_azienda: tenant, chain: 'ethereum', hash: `0x${'cd'.repeat(32)}`, direzione: 'entrata', indirizzo_da: `0x${'1'.repeat(40)}`, indirizzo_a: `0x${'2'.repeat(40)}`,
+      asset: 'ETH', importo: '1', importo_eur: 900, data_ora: `${DAY}T09:00:00Z`, giorno: DAY, ora: '10:00:00', cod_anagrafe: 'C-2', risolto_da: 'wallet', created_by: 'test',
+    });
+    const run = await waitForRun(co, (await start()).runId);
+    assert.deepEqual([run.stato, run.decisioni], ['completed', 1]);
+    const event = await env.ownerDb('kyt_eventi').where({ id }).first();
+    const decision = await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: id }).first();
+    assert.deepEqual([decision.fonte_evento, decision.origine, event.cod_decisione], ['kyt', 'giornaliero', decision.cod_decisione]);
   });
 
   it('is started by the Schedule\'s sweep for every active tenant, once per closed day', async () => {

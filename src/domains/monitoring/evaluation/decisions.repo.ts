@@ -47,7 +47,6 @@ export async function insertDecisions(trx: Knex.Transaction, codAzienda: string,
   const held = new Map<string, string>();
   if (!rows.length) return held;
   await trx.raw('select monitoring_decisioni_ensure_partitions(?::date[])', [[...new Set(rows.map((r) => r.giorno))]]);
-  const keyOf = (r: Pick<NewDecision, 'tipo' | 'evento_id' | 'cod_anagrafe' | 'giorno'>) => (r.tipo === 'evento' ? `e:${r.evento_id}` : `g:${r.cod_anagrafe}:${r.giorno}`);
   const values = rows.map((r) => ({
     id: randomUUID(), cod_azienda: codAzienda, cod_decisione: r.cod_decisione, giorno: r.giorno, tipo: r.tipo, fonte_evento: r.fonte_evento,
     evento_id: r.evento_id, cod_anagrafe: r.cod_anagrafe, esito: r.esito, punteggio: r.punteggio, regole: JSON.stringify(r.regole),
@@ -74,7 +73,7 @@ export async function insertDecisions(trx: Knex.Transaction, codAzienda: string,
     const found = await trx('monitoring_decisioni').where('cod_azienda', codAzienda).whereIn('giorno', giorni)
       .whereIn('cod_anagrafe', dayRows.map((r) => r.cod_anagrafe)).andWhere('tipo', 'giornaliera')
       .select('cod_anagrafe', trx.raw('giorno::text as giorno'), 'cod_decisione') as { cod_anagrafe: string; giorno: string; cod_decisione: string }[];
-    for (const f of found) held.set(keyOf({ tipo: 'giornaliera', evento_id: null, cod_anagrafe: f.cod_anagrafe, giorno: f.giorno }), f.cod_decisione);
+    for (const f of found) held.set(decisionKey({ tipo: 'giornaliera', evento_id: null, cod_anagrafe: f.cod_anagrafe, giorno: f.giorno }), f.cod_decisione);
   }
   return held;
 }

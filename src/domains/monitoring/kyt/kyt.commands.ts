@@ -71,8 +71,8 @@ async function recordEvents(trx: Knex.Transaction, codAzienda: string, actor: st
 async function evaluateNew(deps: Deps, codAzienda: string, actor: string, rows: readonly KytEventRow[]): Promise<Map<string, RecordDecision> | null> {
   if (!rows.length) return new Map();
   const run = withTenant(deps.db, { codAzienda, actor }, async (trx) => {
+    // recordEvaluations writes each event's decision code on its row, in this transaction.
     const decided = await evaluateEvents(trx, codAzienda, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { actor: 'sistema:kyt' });
-    for (const [id, s] of decided) await trx('kyt_eventi').where({ cod_azienda: codAzienda, id }).update({ cod_decisione: s.cod_decisione });
     return new Map([...decided].map(([id, s]) => [id, replyDecision(s)]));
   }).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
   let timer: NodeJS.Timeout | undefined;
