@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { data } from '../../../http/format';
 import { highRiskLists } from '../../cdd';
 import { COUNTRY_OPTIONS } from '../../onboarding';
 import { EEA, RISK_LIST_LABELS } from '../../risk';
@@ -31,8 +32,8 @@ function countryLists(): ReferenceContent[] {
   if (countries) return countries;
   const l = highRiskLists();
   const extraSee = COUNTRY_OPTIONS.map((c) => c.code).filter((c) => !EEA.has(c));
-  const eu = `Reg. delegato (UE) 2016/1675 e successive modifiche, aggiornato al ${l.asOf.eu} (data/reference)`;
-  const fatf = `Liste GAFI/FATF, plenaria aggiornata al ${l.asOf.fatf} (data/reference)`;
+  const eu = `Reg. delegato (UE) 2016/1675 e successive modifiche, aggiornato al ${data(l.asOf.eu)} (data/reference)`;
+  const fatf = `Liste GAFI/FATF, plenaria aggiornata al ${data(l.asOf.fatf)} (data/reference)`;
   const list = (codice: keyof typeof RISK_LIST_LABELS, fonte: string, voci: Iterable<string>): ReferenceContent => {
     const sorted = [...new Set(voci)].sort();
     return { codice, nome: RISK_LIST_LABELS[codice], tipo: 'paesi', fonte, voci: sorted, hash: hashVoci(sorted) };
