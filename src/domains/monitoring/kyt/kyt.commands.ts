@@ -90,10 +90,12 @@ export async function submitKytEvents(deps: Deps, codAzienda: string, actor: str
   // An event recorded before answers with its decision (or pending, when it has none yet).
   const earlier = items.filter((x) => !x.nuovo && x.row.cod_decisione);
   const before = earlier.length
-    ? await withTenant(deps.db, { codAzienda, actor }, async (trx) => new Map(await Promise.all(earlier.map(async (x) => {
-      const d = await findDecision(trx, codAzienda, x.row.cod_decisione!);
-      return [x.row.id, d] as const;
-    }))))
+    ? await withTenant(deps.db, { codAzienda, actor }, async (trx) => {
+      // One query at a time: a transaction is one connection.
+      const found = new Map<string, DecisionRecord | undefined>();
+      for (const x of earlier) found.set(x.row.id, await findDecision(trx, codAzienda, x.row.cod_decisione!));
+      return found;
+    })
     : new Map<string, DecisionRecord | undefined>();
   const pending: RecordDecision = { stato: 'in_attesa', motivo: PENDING_UNAVAILABLE };
   return {
