@@ -38,6 +38,14 @@ describe('monitoring evaluation paths (pure parts)', () => {
         version({ versione_id: 'v-bad', cod_regola: 'lista_sparita', condizione: { campo: 'evento.controparte_paese', op: 'in', valore: { lista: 'lista_che_non_esiste' } } })], lists), set, 'the same versions and lists: the same prepared set');
     });
 
+    it('knows a draft by its content: the same id edited is prepared again', () => {
+      const before = ruleSetFor('T3', [version({ versione_id: 'v-draft' })], lists, { drafts: true });
+      const edited = ruleSetFor('T3', [version({ versione_id: 'v-draft', punteggio: 90 })], lists, { drafts: true });
+      assert.notEqual(before, edited);
+      assert.equal(edited.regole.versioni[0]!.punteggio, 90);
+      assert.equal(ruleSetFor('T3', [version({ versione_id: 'v-draft', punteggio: 90 })], lists, { drafts: true }), edited);
+    });
+
     it('hashes a version\'s content whatever the order of keys and indicators, and changes with it', () => {
       const a = version({ indicatori: ['11.1', '9.2'] });
       const b = { ...version({ indicatori: ['9.2', '11.1'] }), condizione: JSON.parse(canonicalJson(a.condizione)) };

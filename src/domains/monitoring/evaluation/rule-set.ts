@@ -77,11 +77,13 @@ const cache = new Map<string, RuleSet>();
 
 /**
  * The prepared set for these versions and lists, remembered by their identities (version ids and
- * list versions: both change whenever their content does), so real time prepares a tenant's set
- * once per change, not once per event.
+ * list versions: both change whenever their content does; a draft's content with `drafts`), so real
+ * time prepares a tenant's set once per change, not once per event.
  */
-export function ruleSetFor(codAzienda: string, versions: readonly RuleVersionData[], liste: ListeRiferimento): RuleSet {
-  const key = [codAzienda, ...versions.map((v) => v.versione_id).sort(), '|', ...Object.entries(liste).map(([n, l]) => `${n}=${l.versione}`).sort()].join(',');
+export function ruleSetFor(codAzienda: string, versions: readonly RuleVersionData[], liste: ListeRiferimento, opts: { drafts?: boolean } = {}): RuleSet {
+  // A version in force never changes; a draft does under the same id, so a set of drafts is known by their content too.
+  const id = (v: RuleVersionData) => (opts.drafts ? `${v.versione_id}:${versionHash(v)}` : v.versione_id);
+  const key = [codAzienda, ...versions.map(id).sort(), '|', ...Object.entries(liste).map(([n, l]) => `${n}=${l.versione}`).sort()].join(',');
   const hit = cache.get(key);
   if (hit) { cache.delete(key); cache.set(key, hit); return hit; }
   const { regole, escluse } = prepareTolerant([...versions], liste);

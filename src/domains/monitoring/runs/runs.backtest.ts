@@ -52,7 +52,7 @@ export async function backtestBatch(trx: Knex.Transaction, run: RunRow, cods: re
   if (!draft || draft.stato !== 'bozza' || versionHash(draft) !== run.versione_hash) throw new BacktestDraftChanged();
   const active = run.attiva_id ? await ruleVersionData(trx, codAzienda, run.attiva_id) : undefined;
   const lists = await store.lists(trx, codAzienda);
-  const sides: { lato: 'bozza' | 'attiva'; set: ReturnType<typeof ruleSetFor> }[] = [{ lato: 'bozza', set: ruleSetFor(codAzienda, [draft], lists) }];
+  const sides: { lato: 'bozza' | 'attiva'; set: ReturnType<typeof ruleSetFor> }[] = [{ lato: 'bozza', set: ruleSetFor(codAzienda, [draft], lists, { drafts: true }) }];
   if (sides[0]!.set.escluse.length) throw new BacktestDraftInvalid(sides[0]!.set.escluse[0]!.motivo);
   if (active) sides.push({ lato: 'attiva', set: ruleSetFor(codAzienda, [active], lists) });
   const lookback = Math.max(...sides.map((s) => s.set.regole.giorni_storico));
