@@ -47,7 +47,7 @@ describe('monitoring evaluation pages (/kyt, /monitoraggio/esecuzioni, /monitora
     assert.match(page, /data-rule="contanti_30g" data-fired="true"/);
     assert.match(page, /data-rule="kyt_lista_interna" data-fired="false"/);
     assert.match(page, /Il totale dei movimenti in contanti negli ultimi 30 giorni/);
-    assert.match(page, /data-read="aggregato:[^"]+">11\.000</, 'the 30-day cash total as Italian reads it');
+    assert.match(page, /data-read="aggregato:[^"]+">11\.000,00\s€</, 'the 30-day cash total as Italian reads an amount');
     assert.match(page, /Scattata · Alert/);
     assert.match(page, /Lucia Ferri/);
     const fragment = await html(viewer, `/transazioni/${seed.movimento}/decisione`);

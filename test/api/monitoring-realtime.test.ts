@@ -86,7 +86,8 @@ describe('monitoring in real time (POST /api/movimenti answers the decision; /ap
     const sum = cashRule.letti.find((l: { path: string }) => l.path.startsWith('aggregato:'));
     assert.equal(sum.valore, 11_500);
     assert.match(sum.descrizione, /^Il totale dei movimenti in contanti negli ultimi 30 giorni/);
-    assert.deepEqual(cashRule.letti.find((l: { path: string }) => l.path === 'evento.contanti'), { path: 'evento.contanti', descrizione: 'Operazione in contanti', valore: true });
+    assert.deepEqual(cashRule.letti.find((l: { path: string }) => l.path === 'evento.contanti'), { path: 'evento.contanti', descrizione: 'Operazione in contanti', valore: true, formato: null });
+    assert.equal(sum.formato, 'euro');
     const observe = ev.body.regole.find((x: { cod_regola: string }) => x.cod_regola === 'importo_alto');
     assert.deepEqual([observe.vero, observe.letti[0].valore], [false, 1_000]);
     assert.ok(ev.body.liste.some((l: { codice: string; versione: string }) => l.codice === 'paesi_alto_rischio' && l.versione === 'v1'));

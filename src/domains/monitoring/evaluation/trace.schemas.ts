@@ -27,7 +27,7 @@ export const decisionTraceResponse = z.object({
   regole: z.array(z.object({
     cod_regola: z.string(), nome: z.string(), versione: z.number(), versione_id: z.string(), tipologia: z.string(), tipologia_nome: z.string(),
     vero: z.boolean(), esito: z.string().nullable(), punteggio: z.number(), cod_rapporto: z.string().nullable(), condizione: z.string().nullable(),
-    letti: z.array(z.object({ path: z.string(), descrizione: z.string(), valore: z.unknown() })),
+    letti: z.array(z.object({ path: z.string(), descrizione: z.string(), valore: z.unknown(), formato: z.enum(['euro', 'quota']).nullable() })),
     errore: z.object({ codice: z.string(), messaggio: z.string() }).nullable(),
   })),
   versioni_regole: z.record(z.string(), z.number()),

@@ -12,7 +12,19 @@ import { decisionOfEvent, findDecision, type DecisionRecord } from './decisions.
  * computes), with the rule and list versions it read.
  */
 
-export interface LetturaSpiegata { path: string; descrizione: string; valore: unknown }
+/** How a read's value reads: an amount in euro, a share (0–1), or as it is. */
+export type FormatoLettura = 'euro' | 'quota' | null;
+export interface LetturaSpiegata { path: string; descrizione: string; valore: unknown; formato: FormatoLettura }
+
+const EURO_FIELDS = new Set(['evento.importo_eur', 'dichiarato.volume_mensile_eur']);
+/** The format of what a read is: amounts of the aggregates that add or compare amounts, the shares. */
+export function formatOf(path: string, aggregates: ReadonlyMap<string, Aggregato>): FormatoLettura {
+  const a = aggregates.get(path);
+  if (!a) return EURO_FIELDS.has(path) ? 'euro' : null;
+  if (a.fn === 'sum' || a.fn === 'avg' || a.fn === 'max') return 'euro';
+  if (a.fn === 'cash_share' || a.fn === 'passthrough_share') return 'quota';
+  return null;
+}
 export interface RegolaSpiegata {
   cod_regola: string; nome: string; versione: number; versione_id: string; tipologia: string; tipologia_nome: string; vero: boolean;
   esito: string | null; punteggio: number; cod_rapporto: string | null; condizione: string | null; letti: LetturaSpiegata[];
@@ -58,7 +70,7 @@ export async function explainDecision(trx: Knex.Transaction, codAzienda: string,
       cod_regola: r.cod_regola, nome: v?.nome ?? r.cod_regola, versione: r.versione, versione_id: r.versione_id, tipologia: r.tipologia,
       tipologia_nome: TIPOLOGIA_LABELS[r.tipologia as keyof typeof TIPOLOGIA_LABELS] ?? r.tipologia, vero: r.vero, esito: r.esito, punteggio: r.punteggio,
       cod_rapporto: r.cod_rapporto, condizione, errore: r.errore,
-      letti: r.letti.map((l) => ({ path: l.path, descrizione: describeRead(l.path, aggregates), valore: l.valore })),
+      letti: r.letti.map((l) => ({ path: l.path, descrizione: describeRead(l.path, aggregates), valore: l.valore, formato: formatOf(l.path, aggregates) })),
     };
   });
   const cliente = await trx('anagrafe').where({ cod_azienda: codAzienda, cod_anagrafe: d.cod_anagrafe })
