@@ -70,6 +70,8 @@ export const registerRunPages: RegisterRoutes = (router, { deps, views }) => {
   router.get(`${BASE}/:id`, staff(STAFF_READ), async (ctx) => {
     const run = await runDetail(deps, ctx, ctx.params.id!);
     const chart = run.backtest ? {
+      // A day a bar reads up to two months; a longer period reads as lines.
+      kind: run.backtest.per_giorno.giorni.length > 62 ? 'line' : 'bar',
       categories: run.backtest.per_giorno.giorni.map((g) => `${g.slice(8, 10)}/${g.slice(5, 7)}/${g.slice(0, 4)}`),
       series: [
         { name: 'Bozza', data: run.backtest.per_giorno.bozza, tone: 'orange' },
