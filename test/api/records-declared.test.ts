@@ -60,6 +60,8 @@ describe('records API: external code, sector, occupation, onboarding date and de
     assert.equal(byCode.status, 200, byCode.text);
     assert.deepEqual(byCode.body.items.map((i: { cod_anagrafe: string; codice_esterno: string }) => [i.cod_anagrafe, i.codice_esterno]), [[mario, 'CLI-0001']]);
     assert.deepEqual((await outsider.get('/api/anagrafe?codice_esterno=CLI-0001')).body.items, [], 'another tenant does not see it');
+    // The text search finds it too, by the code as typed.
+    assert.deepEqual((await viewer.get('/api/anagrafe?q=CLI-0001')).body.items.map((i: { cod_anagrafe: string }) => i.cod_anagrafe), [mario]);
     // Another tenant's source system may use the same code: codes are unique per tenant.
     assert.equal((await outsider.post('/api/anagrafe', person({ codice_esterno: 'CLI-0001' }))).status, 201);
   });
