@@ -6,8 +6,8 @@ import {
   addYears, customerFields, personFields, rapportoFields, REVIEW_YEARS_SETTING, todayInRome, type AnagrafeFields,
 } from '../../src/domains/onboarding/onboarding.records';
 import {
-  createLegame, createOrMatchCustomer, createRapporto, TIPI_CONTROLLO, updateCustomer,
-  type ClasseRischio, type CustomerFields, type RapportoInput, type TipoControllo, type TipoLegame, type TipoSoggetto,
+  createLegame, createOrMatchCustomer, createRapporto, declaredFromAnswers, getCustomer, TIPI_CONTROLLO, updateCustomer,
+  type ClasseRischio, type CustomerFields, type CustomerPatch, type RapportoInput, type TipoControllo, type TipoLegame, type TipoSoggetto,
 } from '../../src/domains/records';
 import { cddAnswers, uboOwners } from '../../src/domains/onboarding/onboarding.validation';
 import { openOnboardingVerification, workflowInputOf, type VerificationRow } from '../../src/domains/verifications';
@@ -48,15 +48,27 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
 
     // One record per real person or company: a subject already in the registry (same verified
     // tax id) is matched, not created again (the records area's createOrMatchCustomer).
+    // The customer (`risk`) also takes what the case declares for monitoring: the onboarding date and
+    // the questionnaire's expected volume and cash use (records.declared.ts maps the answers).
+    const answers = cddAnswers(row.cdd_answers);
     const subject = async (f: AnagrafeFields, risk: boolean) => {
       const fields: CustomerFields = {
         ...f, tipo_soggetto: f.tipo_soggetto as TipoSoggetto, onboarding_case_id: p.caseId,
-        ...(risk ? { classe_rischio: classe as ClasseRischio, punteggio_rischio: (row.risk_score as number | null) ?? null } : {}),
+        ...(risk ? {
+          classe_rischio: classe as ClasseRischio, punteggio_rischio: (row.risk_score as number | null) ?? null,
+          data_onboarding: todayInRome(), ...declaredFromAnswers(answers),
+        } : {}),
       };
       const made = await createOrMatchCustomer(trx, p.codAzienda, actor, fields);
-      // A customer already known takes the risk this onboarding assessed (a new version of its record).
+      // A customer already known takes the risk this onboarding assessed and what it declared now
+      // (a new version of its record); its first onboarding date stays.
       if (!made.created && risk) {
-        await updateCustomer(trx, p.codAzienda, actor, made.codAnagrafe, { classe_rischio: fields.classe_rischio, punteggio_rischio: fields.punteggio_rischio });
+        const known = await getCustomer(trx, made.codAnagrafe);
+        const patch: CustomerPatch = {
+          classe_rischio: fields.classe_rischio, punteggio_rischio: fields.punteggio_rischio, ...declaredFromAnswers(answers, known ?? {}),
+          ...(f.professione ? { professione: f.professione } : {}), ...(known?.data_onboarding ? {} : { data_onboarding: fields.data_onboarding }),
+        };
+        await updateCustomer(trx, p.codAzienda, actor, made.codAnagrafe, patch);
       }
       return made.codAnagrafe;
     };
@@ -108,7 +120,7 @@ export async function materialiseCustomer(db: Knex, p: OnboardingStep & { firstA
       }
     }
 
-    const r = rapportoFields(row.cdd_schema_version ?? null, tipo, cddAnswers(row.cdd_answers));
+    const r = rapportoFields(row.cdd_schema_version ?? null, tipo, answers);
     const { cod_rapporto } = await createRapporto(trx, p.codAzienda, actor, {
       cod_anagrafe: customer, tipo: r.tipo, data_apertura: todayInRome(), scopo: r.scopo, natura: r.natura, onboarding_case_id: p.caseId,
       fonte: 'onboarding', soggetti: roles,

@@ -122,6 +122,56 @@ describe('anagrafe pages', function () {
     assert.match(badDate.text, /id="f-al-err"/);
   });
 
+  it('records the external code, sector, occupation, onboarding date and declared profile through the forms, in Italian', async () => {
+    const form = await analyst.get('/anagrafe/nuovo', html);
+    for (const name of ['codice_esterno', 'ateco', 'professione', 'data_onboarding', 'volume_mensile_atteso_eur', 'uso_contanti_atteso']) {
+      assert.match(form.text, new RegExp(`name="${name}"`), name);
+    }
+    assert.match(form.text, /<option value="nessuno"[^>]*>Nessuno</);
+    const giulia = { nome: 'Giulia', cognome: 'Verdi', codice_fiscale: 'VRDGLI80A41H501S', data_nascita: '1980-01-01' };
+    const bad = await analyst.submitForm('/anagrafe/nuovo', person({
+      ...giulia, codice_esterno: 'PAG 1', ateco: '4711', volume_mensile_atteso_eur: 'tanti', data_onboarding: day(3), uso_contanti_atteso: 'sempre',
+    }));
+    assert.equal(bad.status, 422);
+    for (const field of ['codice_esterno', 'ateco', 'volume_mensile_atteso_eur', 'data_onboarding', 'uso_contanti_atteso']) {
+      assert.match(bad.text, new RegExp(`id="f-${field}-err"`), `the message next to ${field}`);
+    }
+    assert.match(bad.text, /value="tanti"/, 'what was typed is kept');
+
+    const cod = await create(analyst, person({
+      ...giulia, codice_esterno: 'PAG-0001', ateco: '47.11.10', professione: 'Commerciante', data_onboarding: '2024-05-02',
+      volume_mensile_atteso_eur: '2.500,50', uso_contanti_atteso: 'medio',
+    }));
+    const detail = await viewer.get(`/anagrafe/${cod}`, html);
+    assert.match(detail.text, /data-codice-esterno>PAG-0001</);
+    assert.match(detail.text, /data-data-onboarding>02\/05\/2024</);
+    assert.match(detail.text, /data-ateco>47\.11\.10</);
+    assert.match(detail.text, /data-professione>Commerciante</);
+    assert.match(detail.text, /data-volume-atteso>2\.500,50\s€</);
+    assert.match(detail.text, /data-contanti-atteso>Medio</);
+
+    // Another person with the same external code: the message is next to the field.
+    const dup = await analyst.submitForm('/anagrafe/nuovo', person({ nome: 'Francesca', cognome: 'Galli', codice_fiscale: 'GLLFNC85M52A662F', codice_esterno: 'PAG-0001' }));
+    assert.equal(dup.status, 422);
+    assert.match(dup.text, new RegExp(`id="f-codice_esterno-err"[^>]*>[^<]*già di un altro soggetto: ${cod}`));
+
+    const edit = await analyst.get(`/anagrafe/${cod}/modifica`, html);
+    assert.match(edit.text, /name="volume_mensile_atteso_eur" value="2500,50"/);
+    assert.match(edit.text, /<option value="medio" selected>/);
+    const saved = await analyst.submitForm(`/anagrafe/${cod}/modifica`, person({
+      ...giulia, codice_esterno: 'PAG-0001', ateco: '47.11.10', professione: 'Commerciante', data_onboarding: '2024-05-02',
+      volume_mensile_atteso_eur: '3000', uso_contanti_atteso: 'alto', stato: 'attivo', versione: '1',
+    }));
+    assert.equal(saved.status, 302, saved.text.slice(0, 2000));
+    const history = await viewer.get(`/anagrafe/${cod}`, html);
+    const v2 = history.text.slice(history.text.indexOf('data-versione="2"'), history.text.indexOf('data-versione="1"'));
+    assert.match(v2, /data-campo="volume_mensile_atteso_eur"[\s\S]*?Volume mensile atteso[\s\S]*?2\.500,50\s€[\s\S]*?3\.000,00\s€/);
+    assert.match(v2, /data-campo="uso_contanti_atteso"[\s\S]*?Uso del contante atteso[\s\S]*?Medio[\s\S]*?Alto/);
+    assert.doesNotMatch(v2, /data-campo="(ateco|codice_esterno|data_onboarding|professione)"/, 'what was sent again as it was is no change');
+    const v1 = history.text.slice(history.text.indexOf('data-versione="1"'));
+    assert.match(v1, /data-campo="data_onboarding"[\s\S]*?Cliente dal[\s\S]*?02\/05\/2024/, 'the first version shows the date in Italian');
+  });
+
   it('hides another tenant\'s record (404) and keeps readers away from the forms', async () => {
     const cod = await create(co, person({ nome: 'Luca', cognome: 'Verdi', codice_fiscale: 'VRDLCU75C15H501B', data_nascita: '1975-03-15' }));
     for (const path of [`/anagrafe/${cod}`, `/anagrafe/${cod}/modifica`, `/anagrafe/${cod}/dossier`]) {

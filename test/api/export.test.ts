@@ -97,8 +97,10 @@ describe('export API (GET /api/export/:entity)', function () {
     await env.ownerDb('anagrafe').insert({ cod_azienda: tenant, cod_anagrafe: 'ANA-EXP1', tipo_soggetto: 'persona_fisica', denominazione: 'Mario Rossi', created_by: 'test' });
     await env.ownerDb('rapporti').insert({ cod_azienda: tenant, cod_rapporto: 'RAP-EXP1', cod_anagrafe: 'ANA-EXP1', tipo: 'conto corrente', data_apertura: '2020-01-01', created_by: 'test' });
     await env.ownerDb.raw("select movimenti_ensure_partitions(array[date '2025-01-01', date '2025-02-01', date '2025-03-01'])");
-    await env.ownerDb.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, chiave_esterna, created_by)
-      select gen_random_uuid(), ?, 'RAP-EXP1', 'ANA-EXP1', date '2025-01-01' + i, 10 + i + 0.5, 10 + i + 0.5, (array['entrata','uscita'])[1 + i % 2], 'EXP-' || i, 'test'
+    await env.ownerDb.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, ora_operazione, importo, importo_eur, segno,
+        chiave_esterna, cod_anagrafe_esecutore, created_by)
+      select gen_random_uuid(), ?, 'RAP-EXP1', 'ANA-EXP1', date '2025-01-01' + i, time '09:30' + i * interval '1 minute', 10 + i + 0.5, 10 + i + 0.5,
+        (array['entrata','uscita'])[1 + i % 2], 'EXP-' || i, 'ANA-EXP1', 'test'
       from generate_series(0, 80) i`, [tenant]);
     const r = await analyst.getBytes('/api/export/movimenti?formato=xlsx&dal=2025-02-01&al=2025-02-28');
     assert.equal(r.status, 200);
@@ -106,11 +108,14 @@ describe('export API (GET /api/export/:entity)', function () {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(r.bytes as unknown as ArrayBuffer);
     const sheet = book.worksheets[0]!;
-    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1, 7), ['Data operazione', 'Data valuta', 'Rapporto', 'Codice anagrafe', 'Segno', 'Importo']);
+    assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1, 9),
+      ['Data operazione', 'Ora', 'Data valuta', 'Rapporto', 'Codice anagrafe', 'Esecutore', 'Segno', 'Importo']);
     assert.equal(sheet.rowCount, 28 + 1);
     assert.equal(sheet.getRow(2).getCell(1).value, '2025-02-28', 'newest first, as the list');
-    assert.equal(sheet.getRow(2).getCell(6).value, 68.5);
-    assert.ok(['Entrata', 'Uscita'].includes(String(sheet.getRow(2).getCell(5).value)));
+    assert.equal(sheet.getRow(2).getCell(2).value, '10:28:00', 'the time of day (09:30 plus 58 minutes)');
+    assert.equal(sheet.getRow(2).getCell(6).value, 'ANA-EXP1', 'the executor');
+    assert.equal(sheet.getRow(2).getCell(8).value, 68.5);
+    assert.ok(['Entrata', 'Uscita'].includes(String(sheet.getRow(2).getCell(7).value)));
     const bad = await analyst.get('/api/export/movimenti?dal=2025-13-01');
     assert.equal(bad.status, 422);
     assert.equal(bad.body.errors[0].path, 'dal');

@@ -79,6 +79,13 @@ describe('import API and pages (POST /api/import/:tipo)', function () {
     assert.equal(rossi.denominazione, 'Mario Rossi');
     assert.equal(rossi.classe_rischio, 'basso');
     assert.equal(rows.find((r) => r.cognome === 'Dupont').pep, true);
+    // What monitoring reads: the source system's code, sector, occupation, onboarding date and declared profile.
+    assert.deepEqual(
+      [rossi.codice_esterno, rossi.professione, rossi.data_onboarding, Number(rossi.volume_mensile_atteso_eur), rossi.uso_contanti_atteso],
+      ['CLI-0001', 'Impiegato amministrativo', new Date(2015, 2, 15), 2500, 'basso'],
+    );
+    const alfa = rows.find((r) => r.partita_iva === '01234567897');
+    assert.deepEqual([alfa.codice_esterno, alfa.ateco, Number(alfa.volume_mensile_atteso_eur), alfa.uso_contanti_atteso], ['CLI-0003', '62.02.00', 45000, 'nessuno']);
     const actions = (await env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_id: job.id }).orderBy('id')).map((a) => a.action);
     assert.deepEqual(actions, ['import.created', 'import.completed']);
   });
@@ -125,8 +132,16 @@ describe('import API and pages (POST /api/import/:tipo)', function () {
     const cc = await env.ownerDb('rapporti').where({ cod_azienda: tenant, codice_esterno: 'CC-1001' }).first();
     assert.equal(cc.cod_anagrafe, (await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_fiscale: 'RSSMRA80A01H501U' }).first()).cod_anagrafe);
 
+    // CC-1002 names its holder by the customer's external code (CLI-0002).
+    const luigia = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_esterno: 'CLI-0002' }).first();
+    assert.equal((await env.ownerDb('rapporti').where({ cod_azienda: tenant, codice_esterno: 'CC-1002' }).first()).cod_anagrafe, luigia.cod_anagrafe);
+
     const mov = await runImport('movimenti', 'movimenti.csv', sample('movimenti.csv'));
-    assert.deepEqual([mov.stato, mov.righe_importate, mov.righe_errate], ['completato', 3, 0]);
+    assert.deepEqual([mov.stato, mov.righe_importate, mov.righe_errate], ['completato', 4, 0]);
+    // MOV-000004: cash paid in at the counter by a third party (Jean Dupont, named by his external code), at 11:30.
+    const dupont = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_esterno: 'CLI-0004' }).first();
+    const counter = await env.ownerDb('movimenti').where({ cod_azienda: tenant, chiave_esterna: 'MOV-000004' }).first();
+    assert.deepEqual([counter.cod_anagrafe, counter.cod_anagrafe_esecutore, counter.ora_operazione], [cc.cod_anagrafe, dupont.cod_anagrafe, '11:30:00']);
     const bytes = await xlsxOf([
       ['Chiave esterna', 'Rapporto', 'Data operazione', 'Importo', 'Segno', 'Contanti'],
       ['MOV-000001', 'CC-1001', new Date(Date.UTC(2026, 0, 2)), 1500, 'entrata', 'no'], // already imported from the CSV (row 2)
@@ -146,7 +161,73 @@ describe('import API and pages (POST /api/import/:tipo)', function () {
     assert.equal(moved.import_id, x.id);
     const rerun = await runImport('movimenti', 'movimenti.xlsx', bytes, XLSX);
     assert.deepEqual([rerun.righe_importate, rerun.righe_gia_presenti, rerun.righe_errate], [0, 2, 2]);
-    assert.equal(Number((await env.ownerDb('movimenti').where({ cod_azienda: tenant }).count({ n: '*' }))[0]!.n), 4);
+    assert.equal(Number((await env.ownerDb('movimenti').where({ cod_azienda: tenant }).count({ n: '*' }))[0]!.n), 5);
+  });
+
+  it('customers: an external code another subject holds, or a second code for a known customer, and bad values are the rows\' errors', async () => {
+    const csv = [
+      'tipo_soggetto;nome;cognome;codice_fiscale;codice_esterno;ateco;volume_mensile_atteso_eur;uso_contanti_atteso;data_onboarding;professione',
+      'persona_fisica;Giuseppe;Verdi;VRDGPP62E15L219G;CLI-0001;;;;;', // a known person, Mario Rossi's code (row 2)
+      'persona_fisica;Mario;Rossi;RSSMRA80A01H501U;CLI-9999;;;;;', // known with CLI-0001 (row 3)
+      'persona_fisica;Marco;Russo;RSSMRA85T10A562S;CLI 0005;04.11;-3;molto;2999-01-01;', // every new value wrong (row 4)
+      'persona_fisica;Anna;Gialli;GLLFNC85M52A662F;;;2.000.000.000.000;;;', // a volume beyond what is taken (row 5)
+      'persona_fisica;Giulia;Verdi;VRDGLI80A41H501S;CLI-0006;47.11.10;1.200,00;Medio;01/02/2023;Negoziante', // good (row 6)
+      'persona_fisica;Francesca;Galli;GLLFNC85M52A662F;CLI-0006;;;;;', // the code row 6 just took (row 7)
+    ].join('\n');
+    const job = await runImport('clienti', 'codici.csv', Buffer.from(csv));
+    assert.equal(job.stato, 'completato', job.errore);
+    assert.deepEqual([job.righe_lette, job.righe_importate, job.righe_errate], [6, 1, 5]);
+    const errors = await report(job.id);
+    const at = (riga: string) => errors.filter((e) => e[0] === riga).map((e) => e[1]).sort();
+    assert.deepEqual([at('2'), at('3'), at('5'), at('7')], [['codice_esterno'], ['codice_esterno'], ['volume_mensile_atteso_eur'], ['codice_esterno']]);
+    assert.deepEqual(at('4'), ['ateco', 'codice_esterno', 'data_onboarding', 'uso_contanti_atteso', 'volume_mensile_atteso_eur']);
+    assert.match(errors.find((e) => e[0] === '2')![2]!, /già del soggetto ANA-\d+/);
+    assert.match(errors.find((e) => e[0] === '3')![2]!, /ha già il codice esterno CLI-0001/);
+    const giulia = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_esterno: 'CLI-0006' }).first();
+    assert.deepEqual([giulia.codice_fiscale, giulia.ateco, Number(giulia.volume_mensile_atteso_eur), giulia.uso_contanti_atteso, giulia.professione],
+      ['VRDGLI80A41H501S', '47.11.10', 1200, 'medio', 'Negoziante']);
+    const verdi = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_fiscale: 'VRDGPP62E15L219G' }).first();
+    assert.equal(verdi.codice_esterno, null, 'a refused row changes nothing');
+  });
+
+  it('relationships and movements name the customer by its external code; the executor by code or external code; the time of day', async () => {
+    const rap = await runImport('rapporti', 'rapporti-codici.csv', Buffer.from([
+      'codice_esterno;cliente;codice_esterno_cliente;tipo;data_apertura',
+      'CC-3001;;CLI-0004;conto corrente;2021-01-01', // by the external code alone (row 2)
+      'CC-3002;;CLI-NOPE;conto corrente;2021-01-01', // no such customer (row 3)
+      'CC-3003;RSSMRA80A01H501U;CLI-0002;conto corrente;2021-01-01', // two different customers (row 4)
+      'CC-3004;;;conto corrente;2021-01-01', // no holder at all (row 5)
+      'CC-3005;;CLI 0004;conto corrente;2021-01-01', // not a code (row 6)
+    ].join('\n')));
+    assert.deepEqual([rap.stato, rap.righe_importate, rap.righe_errate], ['completato', 1, 4]);
+    const rapErrors = (await report(rap.id)).map((e) => [e[0], e[1]]);
+    assert.deepEqual(rapErrors, [['3', 'codice_esterno_cliente'], ['4', 'codice_esterno_cliente'], ['5', 'cliente'], ['6', 'codice_esterno_cliente']]);
+    const dupont = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_esterno: 'CLI-0004' }).first();
+    const rossi = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_esterno: 'CLI-0001' }).first();
+    const luigia = await env.ownerDb('anagrafe').where({ cod_azienda: tenant, codice_esterno: 'CLI-0002' }).first();
+    assert.equal((await env.ownerDb('rapporti').where({ cod_azienda: tenant, codice_esterno: 'CC-3001' }).first()).cod_anagrafe, dupont.cod_anagrafe);
+
+    const time = (h: number, m: number) => new Date(Date.UTC(1899, 11, 30, h, m, 0)); // an XLSX time-of-day cell
+    const bytes = await xlsxOf([
+      ['Chiave esterna', 'Rapporto', 'Codice esterno cliente', 'Cod anagrafe', 'Cod anagrafe esecutore', 'Codice esterno esecutore', 'Data operazione', 'Ora operazione', 'Importo', 'Segno', 'Contanti'],
+      ['T-1', 'CC-3001', 'CLI-0004', null, null, 'CLI-0001', '2026-02-01', '9:05', 9000, 'entrata', 'sì'], // a third party's cash, by external codes (row 2)
+      ['T-2', 'CC-3001', null, null, luigia.cod_anagrafe, null, '2026-02-02', time(14, 5), 100, 'uscita', 'no'], // executor by code, time cell (row 3)
+      ['T-3', 'CC-3001', 'CLI-0001', null, null, null, '2026-02-03', null, 100, 'uscita', 'no'], // Rossi holds no role on CC-3001 (row 4)
+      ['T-4', 'CC-3001', null, null, null, 'CLI-NOPE', '2026-02-04', null, 100, 'uscita', 'no'], // unknown executor (row 5)
+      ['T-5', 'CC-3001', null, null, null, null, '2026-02-05', '25:00', 100, 'uscita', 'no'], // not a time (row 6)
+      ['T-6', 'CC-3001', null, null, 'ANA-999999', null, '2026-02-06', null, 100, 'uscita', 'no'], // no such subject (row 7)
+      ['T-7', 'CC-3001', 'CLI-0004', rossi.cod_anagrafe, null, null, '2026-02-07', null, 100, 'uscita', 'no'], // two different customers (row 8)
+    ]);
+    const x = await runImport('movimenti', 'movimenti-codici.xlsx', bytes, XLSX);
+    assert.equal(x.stato, 'completato', x.errore);
+    assert.deepEqual([x.righe_lette, x.righe_importate, x.righe_errate], [7, 2, 5]);
+    assert.deepEqual((await report(x.id)).map((e) => [e[0], e[1]]), [
+      ['4', 'codice_esterno_cliente'], ['5', 'codice_esterno_esecutore'], ['6', 'ora_operazione'], ['7', 'cod_anagrafe_esecutore'], ['8', 'codice_esterno_cliente'],
+    ]);
+    const rows = await env.ownerDb('movimenti').where({ cod_azienda: tenant }).whereIn('chiave_esterna', ['T-1', 'T-2']).orderBy('chiave_esterna');
+    assert.deepEqual(rows.map((r) => [r.chiave_esterna, r.cod_anagrafe, r.cod_anagrafe_esecutore, r.ora_operazione]), [
+      ['T-1', dupont.cod_anagrafe, rossi.cod_anagrafe, '09:05:00'], ['T-2', dupont.cod_anagrafe, luigia.cod_anagrafe, '14:05:00'],
+    ]);
   });
 
   it('reads a file of several batches (5,000 rows each) with the errors at their rows, and counts exactly', async () => {

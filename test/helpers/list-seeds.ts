@@ -46,10 +46,13 @@ const movementsSeed: Seed = async (owner) => {
       select :tenant, 'MOVANA-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || i, 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
     await owner.raw(`insert into rapporti (cod_azienda, cod_rapporto, cod_anagrafe, tipo, data_apertura, created_by)
       select :tenant, 'MOVRAP-' || lpad(i::text, 5, '0'), 'MOVANA-' || lpad(i::text, 5, '0'), 'conto_corrente', date '2020-01-01', 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
-    await owner.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, contanti, causale, chiave_esterna, created_by)
+    // 2% executed by another customer (a delegate, a third party at the counter), at a time of day.
+    await owner.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, importo, importo_eur, segno, contanti, causale, chiave_esterna,
+        cod_anagrafe_esecutore, ora_operazione, created_by)
       select gen_random_uuid(), :tenant, 'MOVRAP-' || lpad((1 + i % (:n / 20))::text, 5, '0'), 'MOVANA-' || lpad((1 + i % (:n / 20))::text, 5, '0'),
         ${span} + (i % ${days}), 1 + (i * 7919 % 1000000) / 100.0, 1 + (i * 7919 % 1000000) / 100.0,
-        (array['entrata','uscita'])[1 + i % 2], i % 25 = 0, 'Bonifico', 'seed-' || i, 'seed'
+        (array['entrata','uscita'])[1 + i % 2], i % 25 = 0, 'Bonifico', 'seed-' || i,
+        case when i % 50 = 0 then 'MOVANA-' || lpad((1 + (i * 7) % (:n / 20))::text, 5, '0') end, time '08:00' + (i % 600) * interval '1 minute', 'seed'
       from generate_series(1, :n) i`, { tenant, n });
   }
 };
@@ -201,13 +204,13 @@ const customersSeeded = new WeakMap<Knex, Promise<void>>();
 export const seedCustomers: Seed = (owner) => {
   if (!customersSeeded.has(owner)) {
     customersSeeded.set(owner, perTenant(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, nome, cognome, codice_fiscale,
-        paese_residenza, nazionalita, pep, classe_rischio, stato, created_by, created_at, updated_at)
+        paese_residenza, nazionalita, pep, classe_rischio, stato, codice_esterno, created_by, created_at, updated_at)
       select :tenant, 'ANA-' || lpad(i::text, 6, '0'), case when i % 3 = 0 then 'societa' else 'persona_fisica' end,
         case when i % 3 = 0 then 'Societa ' || md5(i::text) else 'Cognome' || md5(i::text) || ' Nome' || i end,
         case when i % 3 = 0 then null else 'Nome' || i end, case when i % 3 = 0 then null else 'Cognome' || md5(i::text) end,
         upper(substr(md5(i::text), 1, 16)), (array['IT','IT','IT','DE','FR','CH'])[1 + i % 6], 'IT', i % 50 = 0,
-        (array['basso','medio','medio_alto','alto'])[1 + i % 4], case when i % 40 = 0 then 'sospeso' else 'attivo' end, 'seed',
-        now() - i * interval '1 minute', now()
+        (array['basso','medio','medio_alto','alto'])[1 + i % 4], case when i % 40 = 0 then 'sospeso' else 'attivo' end,
+        case when i % 2 = 0 then 'EST-' || lpad(i::text, 6, '0') end, 'seed', now() - i * interval '1 minute', now()
       from generate_series(1, :n) i`)(owner));
   }
   return customersSeeded.get(owner)!;

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { conflict, notFound, ValidationError } from '../../http/errors';
 import { isUuid } from '../../kit/ids';
 import { appendAudit } from '../audit';
-import { nextCode } from '../records';
+import { declaredFromAnswers, getCustomer, nextCode, updateCustomer } from '../records';
 import { mergeAnswers, questionsFor, type Answers } from './kyc-answers';
 import { DEFAULT_KYC_TEMPLATE } from './kyc-template.default';
 import type { KycQuestion } from './kyc-template.types';
@@ -82,7 +82,22 @@ export async function createQuestionnaire(trx: Knex.Transaction, p: {
   return row as QuestionnaireRow;
 }
 
-/** Saves answers (merged into the stored ones, each checked against the template); a completed questionnaire is closed. */
+/**
+ * What a completed questionnaire declares goes on the customer's record, in the same transaction
+ * (a new version, only when something changes): the expected volume and cash use, and the
+ * occupation (records.declared.ts maps the answers). A deleted record is left as it is.
+ */
+async function applyDeclaredProfile(trx: Knex.Transaction, codAzienda: string, actor: string, codAnagrafe: string, answers: Answers): Promise<void> {
+  const customer = await getCustomer(trx, codAnagrafe);
+  if (!customer || customer.stato === 'eliminato') return;
+  const patch = declaredFromAnswers(answers, customer);
+  if (Object.keys(patch).length) await updateCustomer(trx, codAzienda, actor, codAnagrafe, patch);
+}
+
+/**
+ * Saves answers (merged into the stored ones, each checked against the template); a completed
+ * questionnaire is closed, and what it declares is written on the customer's record.
+ */
 export async function saveQuestionnaireAnswers(trx: Knex.Transaction, p: {
   codAzienda: string; actor: string; codQuestionario: string; risposte: Answers; complete?: boolean;
 }): Promise<QuestionnaireRow> {
@@ -97,6 +112,7 @@ export async function saveQuestionnaireAnswers(trx: Knex.Transaction, p: {
     risposte: JSON.stringify(answers), updated_by: p.actor, updated_at: now,
     ...(p.complete ? { stato: 'completato', completed_by: p.actor, completed_at: now } : {}),
   }).returning('*');
+  if (p.complete) await applyDeclaredProfile(trx, p.codAzienda, p.actor, locked.cod_anagrafe, answers);
   await appendAudit(trx, {
     codAzienda: p.codAzienda, actor: p.actor, action: p.complete ? 'questionario.complete' : 'questionario.answers', entityType: 'questionario', entityId: locked.cod_questionario,
     data: { cod_anagrafe: locked.cod_anagrafe, domande: Object.keys(p.risposte) },

@@ -48,10 +48,23 @@ export async function* xlsxRows(path: string, from: number, onHeader: (h: string
   }
 }
 
-/** A cell as the text a CSV would hold: dates as YYYY-MM-DD, numbers in full, formulas by their result. */
-function cellText(v: unknown): string {
+/** Excel's day zero (1899-12-30): a cell holding a time of day alone is a date on it. */
+const EXCEL_DAY_ZERO = Date.UTC(1899, 11, 30);
+const DAY_MS = 86_400_000;
+
+/**
+ * A cell as the text a CSV would hold: dates as YYYY-MM-DD, times of day alone as HH:MM:SS (to the
+ * nearest second: Excel keeps them as fractions of a day), numbers in full, formulas by their result.
+ */
+export function cellText(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (v instanceof Date) return v.toISOString().slice(0, 10);
+  if (v instanceof Date) {
+    const ms = v.getTime() - EXCEL_DAY_ZERO;
+    if (ms < 0 || ms >= DAY_MS) return v.toISOString().slice(0, 10);
+    const seconds = Math.round(ms / 1000) % 86_400;
+    const p = (n: number) => String(n).padStart(2, '0');
+    return `${p(Math.floor(seconds / 3600))}:${p(Math.floor(seconds / 60) % 60)}:${p(seconds % 60)}`;
+  }
   if (typeof v === 'object') {
     const o = v as { result?: unknown; text?: unknown; richText?: { text: string }[] };
     if (o.result !== undefined) return cellText(o.result);

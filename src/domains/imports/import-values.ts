@@ -29,7 +29,7 @@ export function parseDate(raw: string): Cell<string> {
  * An amount as Italian or international writing has it: 1.234,56 / 1234,56 / 1234.56 / 1,234.56.
  * The last separator followed by one or two digits is the decimal one. At most two decimals.
  */
-export function parseAmount(raw: string): Cell<string> {
+export function parseAmount(raw: string, opts: { zero?: boolean } = {}): Cell<string> {
   const s = raw.trim().replace(/\s|€/g, '');
   // Thousands (one separator, used consistently) or plain digits, then the decimals after the other separator.
   const m = /^(?:(\d{1,3}(?:([.,])\d{3})(?:\2\d{3})*)|(\d+))(?:([.,])(\d{1,2}))?$/.exec(s);
@@ -37,8 +37,18 @@ export function parseAmount(raw: string): Cell<string> {
   const whole = (m[1] ?? m[3]!).replace(/[.,]/g, '');
   const value = `${whole}.${(m[5] ?? '').padEnd(2, '0')}`;
   if (whole.length > 16) return { ok: false, messaggio: 'Importo troppo grande' };
-  if (Number(value) <= 0) return { ok: false, messaggio: 'L\'importo deve essere maggiore di zero' };
+  if (Number(value) < 0 || (Number(value) === 0 && !opts.zero)) return { ok: false, messaggio: 'L\'importo deve essere maggiore di zero' };
   return { ok: true, value };
+}
+
+/** A time of day as HH:MM or HH:MM:SS (24 hours; one digit for the hour is read too), as HH:MM:SS. */
+export function parseTime(raw: string): Cell<string> {
+  const s = raw.trim();
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(s);
+  if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59) {
+    return { ok: false, messaggio: `Ora non valida "${s}": usa HH:MM o HH:MM:SS (da 00:00 a 23:59:59)` };
+  }
+  return { ok: true, value: `${m[1]!.padStart(2, '0')}:${m[2]}:${m[3] ?? '00'}` };
 }
 
 export function parseCountry(raw: string): Cell<string> {

@@ -14,7 +14,8 @@ export const movementsListWithExport = defineList({
   export: {
     entity: 'movimenti', roles: STAFF_READ, query: () => listMovementsQuery,
     columns: {
-      data_operazione: 'Data operazione', data_valuta: 'Data valuta', cod_rapporto: 'Rapporto', cod_anagrafe: 'Codice anagrafe', segno: 'Segno',
+      data_operazione: 'Data operazione', ora_operazione: 'Ora', data_valuta: 'Data valuta', cod_rapporto: 'Rapporto', cod_anagrafe: 'Codice anagrafe',
+      cod_anagrafe_esecutore: 'Esecutore', segno: 'Segno',
       importo: 'Importo', valuta: 'Valuta', importo_eur: 'Controvalore in euro', causale: 'Causale', canale: 'Canale', contanti: 'Contanti',
       controparte_nome: 'Controparte', controparte_conto: 'Conto della controparte', controparte_paese: 'Paese della controparte',
       chiave_esterna: 'Chiave esterna', id: 'Identificativo',

@@ -26,6 +26,7 @@ const COLUMNS = [
   ['id', 'uuid'], ['cod_rapporto', 'text'], ['cod_anagrafe', 'text'], ['data_operazione', 'date'], ['data_valuta', 'date'],
   ['importo', 'numeric'], ['valuta', 'text'], ['importo_eur', 'numeric'], ['segno', 'text'], ['causale', 'text'], ['canale', 'text'],
   ['contanti', 'boolean'], ['controparte_nome', 'text'], ['controparte_conto', 'text'], ['controparte_paese', 'text'], ['chiave_esterna', 'text'],
+  ['ora_operazione', 'time'], ['cod_anagrafe_esecutore', 'text'],
 ] as const;
 type Column = (typeof COLUMNS)[number][0];
 

@@ -5,9 +5,9 @@ import type { Segno } from './movements.labels';
 /** The columns a movement is read with: dates as PostgreSQL prints them (a Date would move them across time zones). */
 export const movementColumns = (db: Knex) => [
   'id', 'cod_azienda', 'cod_rapporto', 'cod_anagrafe',
-  db.raw('data_operazione::text as data_operazione'), db.raw('data_valuta::text as data_valuta'),
+  db.raw('data_operazione::text as data_operazione'), db.raw('ora_operazione::text as ora_operazione'), db.raw('data_valuta::text as data_valuta'),
   'importo', db.raw('valuta::text as valuta'), 'importo_eur', 'segno', 'causale', 'canale', 'contanti',
-  'controparte_nome', 'controparte_conto', 'controparte_paese', 'chiave_esterna', 'import_id', 'created_by', 'created_at',
+  'controparte_nome', 'controparte_conto', 'controparte_paese', 'chiave_esterna', 'cod_anagrafe_esecutore', 'import_id', 'created_by', 'created_at',
 ];
 
 /**
@@ -18,7 +18,7 @@ export const movementColumns = (db: Knex) => [
  * The amount filters compare the euro equivalent, so movements in other currencies compare too.
  */
 export const movementsList = defineList<{
-  cod_anagrafe: string; cod_rapporto: string; dal: string; al: string;
+  cod_anagrafe: string; cod_rapporto: string; cod_anagrafe_esecutore: string; dal: string; al: string;
   importo_min: number; importo_max: number; contanti: boolean; segno: Segno;
 }>({
   name: 'movements',
@@ -36,6 +36,8 @@ export const movementsList = defineList<{
   filters: {
     cod_anagrafe: { apply: (qb, v) => qb.where('cod_anagrafe', v), sample: 'MOVANA-00007' },
     cod_rapporto: { apply: (qb, v) => qb.where('cod_rapporto', v), sample: 'MOVRAP-00007' },
+    // The movements a subject executed (the partial index movimenti_tenant_esecutore_data: an equality implies not null).
+    cod_anagrafe_esecutore: { apply: (qb, v) => qb.where('cod_anagrafe_esecutore', v), sample: 'MOVANA-00011' },
     dal: { apply: (qb, v) => qb.where('data_operazione', '>=', v), sample: '2026-06-01' },
     al: { apply: (qb, v) => qb.where('data_operazione', '<=', v), sample: '2025-06-30' },
     importo_min: { apply: (qb, v) => qb.where('importo_eur', '>=', v), sample: 9_000 },

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /** A movement's problem, by its place in the batch and its field: the API's 422 and the import's error report. */
 export interface MovementItemError { index: number; field: string; message: string }
 
-interface PartyRef { cod_rapporto: string; cod_anagrafe?: string | undefined; data_operazione: string }
+interface PartyRef { cod_rapporto: string; cod_anagrafe?: string | undefined; data_operazione: string; cod_anagrafe_esecutore?: string | undefined }
 
 /** A role on a relationship and the days it covers (dates as 'YYYY-MM-DD'; `al` null while it lasts). */
 interface Role { cod_rapporto: string; cod_anagrafe: string; dal: string; al: string | null }
@@ -14,16 +14,22 @@ interface Role { cod_rapporto: string; cod_anagrafe: string; dal: string; al: st
  * security, so it does not exist here either); the subject, when given, must be the holder
  * (rapporti.cod_anagrafe) or hold a role on the relationship (rapporti_soggetti: co-holder,
  * executor, delegate, beneficial owner) on the operation's date; when absent it is the holder.
- * Returns the subjects by index, or the errors.
+ * The executor (cod_anagrafe_esecutore), when given, may be any subject of the tenant: a delegate,
+ * a legal representative, a third party at the counter need no role on the relationship (a third
+ * query, only when a row names one). Returns the subjects by index, or the errors.
  */
 export async function resolveMovementParties(trx: Knex, codAzienda: string, rows: readonly PartyRef[]):
 Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
   const codes = [...new Set(rows.map((r) => r.cod_rapporto))];
-  const [rapporti, roles] = await Promise.all([
-    trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes).select<{ cod_rapporto: string; cod_anagrafe: string }[]>('cod_rapporto', 'cod_anagrafe'),
-    trx('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
-      .select<Role[]>('cod_rapporto', 'cod_anagrafe', trx.raw('dal::text as dal'), trx.raw('al::text as al')),
-  ]);
+  const executors = [...new Set(rows.flatMap((r) => (r.cod_anagrafe_esecutore ? [r.cod_anagrafe_esecutore] : [])))];
+  // One after the other: a tenant transaction is one connection (pg deprecates overlapping queries on a client).
+  const rapporti = await trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
+    .select<{ cod_rapporto: string; cod_anagrafe: string }[]>('cod_rapporto', 'cod_anagrafe');
+  const roles = await trx('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
+    .select<Role[]>('cod_rapporto', 'cod_anagrafe', trx.raw('dal::text as dal'), trx.raw('al::text as al'));
+  const known = new Set<string>(executors.length
+    ? await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', executors).pluck('cod_anagrafe')
+    : []);
   const holder = new Map(rapporti.map((r) => [r.cod_rapporto, r.cod_anagrafe]));
   const key = (rapporto: string, anagrafe: string) => `${rapporto}\u0000${anagrafe}`;
   const rolesOf = new Map<string, Role[]>();
@@ -32,6 +38,9 @@ Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
     .some((role) => role.dal <= day && (role.al === null || role.al >= day));
   const errors: MovementItemError[] = [];
   const codAnagrafe = rows.map((r, index) => {
+    if (r.cod_anagrafe_esecutore && !known.has(r.cod_anagrafe_esecutore)) {
+      errors.push({ index, field: 'cod_anagrafe_esecutore', message: `Esecutore ${r.cod_anagrafe_esecutore} non trovato in anagrafe` });
+    }
     const h = holder.get(r.cod_rapporto);
     if (h === undefined) {
       errors.push({ index, field: 'cod_rapporto', message: `Rapporto ${r.cod_rapporto} non trovato` });

@@ -13,6 +13,8 @@ export interface MovementRecord {
   cod_rapporto: string;
   cod_anagrafe: string;
   data_operazione: string;
+  /** 'HH:MM:SS', when the source had it. */
+  ora_operazione: string | null;
   data_valuta: string | null;
   importo: number;
   valuta: string;
@@ -25,6 +27,8 @@ export interface MovementRecord {
   controparte_conto: string | null;
   controparte_paese: string | null;
   chiave_esterna: string;
+  /** Who executed it (any subject of the tenant), when known. */
+  cod_anagrafe_esecutore: string | null;
   import_id: string | null;
   created_by: string;
   created_at: Date;

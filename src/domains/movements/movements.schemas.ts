@@ -39,6 +39,12 @@ const amount = (label: string) => z.union([
   .refine((v) => v <= MAX_AMOUNT, { message: 'Importo troppo grande', abort: true })
   .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { message: 'Al massimo due decimali', abort: true });
 
+/** A time of day as HH:MM or HH:MM:SS (24 hours), stored as HH:MM:SS. */
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
+const timeOfDay = z.string({ message: "Ora dell'operazione: HH:MM o HH:MM:SS" }).trim()
+  .regex(TIME, "Ora dell'operazione: HH:MM o HH:MM:SS (da 00:00 a 23:59:59)")
+  .transform((s) => (s.length === 5 ? `${s}:00` : s));
+
 const code = (what: string) => z.string({ message: `Indica ${what}` }).trim().min(1, { message: `Indica ${what}`, abort: true })
   .max(64, { message: 'Massimo 64 caratteri', abort: true }).regex(/^[A-Za-z0-9._\-/]+$/, 'Solo lettere, cifre e . _ - /');
 
@@ -49,6 +55,8 @@ export const movementInputSchema = z.object({
   cod_anagrafe: refersTo('soggetto', code('il soggetto').optional()),
   data_operazione: day("la data dell'operazione")
     .refine((s) => s <= latestOperationDay(), "La data dell'operazione non può essere oltre un anno nel futuro"),
+  // The time of day, when the source system has it (local time, as the source gives it).
+  ora_operazione: timeOfDay.optional(),
   data_valuta: day('la data valuta').optional(),
   importo: amount("l'importo"),
   valuta: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'Valuta: codice ISO di tre lettere (EUR, USD...)').optional().default('EUR'),
@@ -62,6 +70,8 @@ export const movementInputSchema = z.object({
   controparte_conto: testoOpzionale({ max: 64 }),
   controparte_paese: z.string().trim().toUpperCase().refine(isCountryCode, 'Paese: codice ISO 3166 di due lettere').optional(),
   chiave_esterna: testo({ max: 200, vuoto: 'Indica la chiave esterna (identifica il movimento nel sistema di origine)' }),
+  // Who executed it: any subject of the tenant (a delegate, a legal representative, a third party at the counter).
+  cod_anagrafe_esecutore: code("l'esecutore").optional(),
 }).superRefine((m, ctx) => {
   if (m.valuta !== 'EUR' && m.importo_eur === undefined) {
     ctx.addIssue({ code: 'custom', path: ['importo_eur'], message: 'Indica il controvalore in euro per un importo in valuta estera' });
@@ -93,6 +103,7 @@ const blank = z.literal('').transform(() => undefined);
 export const listMovementsQuery = z.object({
   cod_anagrafe: code('il soggetto').optional().or(blank),
   cod_rapporto: code('il rapporto').optional().or(blank),
+  cod_anagrafe_esecutore: code("l'esecutore").optional().or(blank),
   dal: day('la data iniziale').optional().or(blank),
   al: day('la data finale').optional().or(blank),
   importo_min: amount("l'importo minimo").optional().or(blank),
@@ -114,6 +125,7 @@ export const movementRecordSchema = z.object({
   cod_rapporto: z.string(),
   cod_anagrafe: z.string(),
   data_operazione: z.string(),
+  ora_operazione: z.string().nullable(),
   data_valuta: z.string().nullable(),
   importo: z.number(),
   valuta: z.string(),
@@ -126,6 +138,7 @@ export const movementRecordSchema = z.object({
   controparte_conto: z.string().nullable(),
   controparte_paese: z.string().nullable(),
   chiave_esterna: z.string(),
+  cod_anagrafe_esecutore: z.string().nullable(),
   import_id: z.string().nullable(),
   created_by: z.string(),
   created_at: z.string(),

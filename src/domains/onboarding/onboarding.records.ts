@@ -35,6 +35,7 @@ export interface AnagrafeFields {
   email: string | null;
   telefono: string | null;
   attivita: string | null;
+  professione: string | null;
   pep: boolean;
   ruolo: string;
   dati: Obj;
@@ -46,7 +47,7 @@ export function personFields(p: Obj, ruolo: string): AnagrafeFields {
     tipo_soggetto: 'persona_fisica', denominazione: fullName(p) || '—', nome: str(p.nome), cognome: str(p.cognome),
     codice_fiscale: upper(p.codice_fiscale), partita_iva: null, data_nascita: str(p.data_nascita), luogo_nascita: str(p.luogo_nascita),
     nazionalita: upper(p.nazionalita), paese_residenza: upper(p.paese_residenza), indirizzo: (p.residenza as Obj | undefined) ?? null,
-    email: null, telefono: str(p.telefono), attivita: str(p.professione), pep: yes(p.pep), ruolo,
+    email: null, telefono: str(p.telefono), attivita: str(p.professione), professione: str(p.professione)?.slice(0, 200) ?? null, pep: yes(p.pep), ruolo,
     dati: { ...p },
   };
 }
@@ -59,7 +60,7 @@ export function customerFields(tipo: SubjectType, a: Obj, email: string | null, 
       tipo_soggetto: 'societa', denominazione: str(a.denominazione) ?? '—', nome: null, cognome: null,
       codice_fiscale: upper(a.codice_fiscale), partita_iva: str(a.partita_iva), data_nascita: null, luogo_nascita: null,
       nazionalita: upper(a.paese_costituzione), paese_residenza: upper(sede?.paese), indirizzo: sede, email, telefono: null,
-      attivita: str(a.attivita), pep, ruolo: 'cliente', dati: { ...a },
+      attivita: str(a.attivita), professione: null, pep, ruolo: 'cliente', dati: { ...a },
     };
   }
   const person = personFields(a, 'cliente');

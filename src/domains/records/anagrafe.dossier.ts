@@ -13,6 +13,7 @@ import type { CustomerDocument, CustomerLink, CustomerRecord, CustomerRelationsh
 import { riskHistory, type RiskStep } from './anagrafe.history';
 import { customerGraph } from './anagrafe.graph';
 import { labelOf } from './anagrafe.labels';
+import { Customer } from './customer.model';
 
 /**
  * The unified customer file (/anagrafe/:codAnagrafe/dossier): everything the product knows about
@@ -72,7 +73,11 @@ export interface CustomerFile {
   screening: CustomerScreening | null;
   cases: CustomerCase[];
   workflows: DossierWorkflow[];
-  movements: { months: number; chart: ChartData | null; recent: MovementRecord[]; empty: string };
+  movements: {
+    months: number; chart: ChartData | null; recent: MovementRecord[]; empty: string;
+    /** The names of the subjects who executed the latest movements, by code. */
+    esecutori: Record<string, string>;
+  };
   verifiche: {
     cdd: DiligenceRow[]; cddEmpty: string; edd: DiligenceRow[]; eddEmpty: string;
     /** KYC and KYB verifications (the verifications area); `discrepanza`: the latest KYB's owners differ from those declared. */
@@ -95,6 +100,10 @@ export async function customerFile(
   const kycKyb = await verificationsForCustomer(trx, tenant, c.cod_anagrafe);
   const volumes = await movementsMonthlyVolumes(trx, c.cod_anagrafe, CHART_MONTHS);
   const recent = await recentMovements(trx, c.cod_anagrafe, RECENT_MOVEMENTS);
+  const executorCodes = [...new Set(recent.flatMap((m) => (m.cod_anagrafe_esecutore ? [m.cod_anagrafe_esecutore] : [])))];
+  const executors = executorCodes.length
+    ? await Customer.of(trx).whereIn('cod_anagrafe', executorCodes).select('cod_anagrafe', 'denominazione')
+    : [];
   const names = await opts.names(versions.map((v) => v.changed_by).filter((v): v is string => !!v));
 
   const link = (id: string) => deps.temporal.webUiLink(id);
@@ -112,7 +121,7 @@ export async function customerFile(
   return {
     relationships, links, documents, screening, cases, workflows,
     movements: {
-      months: CHART_MONTHS, recent,
+      months: CHART_MONTHS, recent, esecutori: Object.fromEntries(executors.map((e) => [e.cod_anagrafe, e.denominazione])),
       // No chart of twelve empty months: the table below says there is nothing.
       chart: volumes.some((m) => m.numero > 0) ? volumesChart(volumes) : null,
       empty: 'Nessun movimento registrato per il cliente.',

@@ -1,6 +1,6 @@
 import { COUNTRY_OPTIONS } from '../onboarding';
 import { fieldErrors } from '../../http/validate';
-import { CLASSE_RISCHIO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_SOGGETTO_LABELS } from './anagrafe.labels';
+import { CLASSE_RISCHIO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_SOGGETTO_LABELS, USO_CONTANTI_LABELS } from './anagrafe.labels';
 import { taxIdErrors, type CustomerPatch } from './records.commands';
 import { createCustomerSchema, type CreateCustomerBody } from './records.schemas';
 
@@ -18,7 +18,7 @@ export interface Option { value: string; label: string }
 export interface FieldDef {
   name: string;
   label: string;
-  type?: 'text' | 'date' | 'email' | 'tel' | 'select' | 'yesno';
+  type?: 'text' | 'date' | 'email' | 'tel' | 'select' | 'yesno' | 'number';
   options?: Option[];
   required?: boolean;
   help?: string;
@@ -48,7 +48,19 @@ export function customerFormGroups(edit: boolean, tipo?: string): FieldGroup[] {
         { name: 'luogo_nascita', label: 'Luogo di nascita', col: 6 },
         { name: 'nazionalita', label: 'Nazionalità (o paese di costituzione)', type: 'select', options: COUNTRY_SELECT, col: 6 },
         { name: 'paese_residenza', label: 'Paese di residenza (o della sede)', type: 'select', options: COUNTRY_SELECT, col: 6 },
-        { name: 'attivita', label: 'Attività o professione', col: 12 },
+        { name: 'attivita', label: 'Attività svolta', help: 'Come il cliente descrive la sua attività.', col: 12 },
+      ],
+    },
+    {
+      id: 'profilo', legend: 'Attività e profilo dichiarato',
+      hint: 'Il monitoraggio delle operazioni confronta i movimenti del cliente con quanto ha dichiarato.',
+      fields: [
+        { name: 'codice_esterno', label: 'Codice esterno', help: 'Il codice del cliente nel sistema di origine: le importazioni di rapporti e movimenti possono indicarlo al posto del codice anagrafe.', col: 6 },
+        { name: 'data_onboarding', label: 'Cliente dal', type: 'date', help: 'Data di inizio del rapporto con il cliente.', col: 6 },
+        { name: 'ateco', label: 'Codice ATECO', help: 'Settore di attività economica, es. 47.11.10.', col: 6 },
+        { name: 'professione', label: 'Professione', col: 6 },
+        { name: 'volume_mensile_atteso_eur', label: 'Volume mensile atteso (euro)', type: 'number', help: 'Quanto il cliente prevede di movimentare in un mese, es. 2.500,00.', col: 6 },
+        { name: 'uso_contanti_atteso', label: 'Uso del contante atteso', type: 'select', options: opts(USO_CONTANTI_LABELS, { value: '', label: 'Non dichiarato' }), col: 6 },
       ],
     },
     {
@@ -83,9 +95,9 @@ export function customerFormGroups(edit: boolean, tipo?: string): FieldGroup[] {
       ],
     },
   ];
-  // Editing, the type is known: a company has no first name or birth, a person no partita IVA (the
+  // Editing, the type is known: a company has no first name, birth or occupation, a person no partita IVA (the
   // create form, whose type is chosen on it, shows every field: it works without JavaScript).
-  const hidden = new Set(tipo === 'societa' ? ['nome', 'cognome', 'data_nascita', 'luogo_nascita'] : tipo === 'persona_fisica' ? ['partita_iva'] : []);
+  const hidden = new Set(tipo === 'societa' ? ['nome', 'cognome', 'data_nascita', 'luogo_nascita', 'professione'] : tipo === 'persona_fisica' ? ['partita_iva'] : []);
   return groups.map((g) => ({ ...g, fields: g.fields.filter((f) => !hidden.has(f.name)) }));
 }
 
@@ -107,6 +119,7 @@ const ADDRESS_KEYS = ['via', 'cap', 'citta', 'provincia', 'paese'] as const;
 const TEXT_KEYS = [
   'tipo_soggetto', 'stato', 'denominazione', 'nome', 'cognome', 'data_nascita', 'luogo_nascita', 'nazionalita', 'paese_residenza', 'attivita',
   'codice_fiscale', 'partita_iva', 'codice_fiscale_estero', 'paese_fiscale', 'email', 'telefono', 'classe_rischio',
+  'codice_esterno', 'ateco', 'professione', 'data_onboarding', 'volume_mensile_atteso_eur', 'uso_contanti_atteso',
 ] as const;
 
 const str = (v: unknown): string => (Array.isArray(v) ? str(v[v.length - 1]) : typeof v === 'string' ? v : '');
@@ -133,6 +146,9 @@ export function recordValues(row: Obj): Record<string, string> {
     const v = row[k];
     out[k] = v === null || v === undefined ? '' : v instanceof Date ? isoDate(v) ?? '' : String(v);
   }
+  // Euro as an Italian types it (2500,5 -> "2500,50"), which the schema reads back as it was.
+  const volume = row.volume_mensile_atteso_eur;
+  if (typeof volume === 'number') out.volume_mensile_atteso_eur = Number.isInteger(volume) ? String(volume) : volume.toFixed(2).replace('.', ',');
   const addr = (row.indirizzo && typeof row.indirizzo === 'object' ? row.indirizzo : {}) as Obj;
   for (const k of ADDRESS_KEYS) out[`indirizzo.${k}`] = addr[k] === null || addr[k] === undefined ? '' : String(addr[k]);
   out.pep = row.pep ? 'true' : 'false';

@@ -1,4 +1,4 @@
-import { data, dataora, numero, VUOTO } from '../../http/format';
+import { data, dataora, importo, numero, VUOTO } from '../../http/format';
 import { CAMPO_LABELS, CAMPO_VALUE_LABELS, CLASSE_RISCHIO_LABELS, CLASSE_RISCHIO_TONES, labelOf, OPERAZIONE_LABELS, OPERAZIONE_TONES } from './anagrafe.labels';
 import type { CustomerVersion } from './customer-version.model';
 import { countryName } from '../onboarding';
@@ -9,7 +9,8 @@ import { countryName } from '../onboarding';
  */
 
 const COUNTRY_FIELDS = new Set(['nazionalita', 'paese_residenza', 'paese_fiscale']);
-const DATE_FIELDS = new Set(['data_nascita']);
+const DATE_FIELDS = new Set(['data_nascita', 'data_onboarding']);
+const EURO_FIELDS = new Set(['volume_mensile_atteso_eur']);
 const TIMESTAMP_FIELDS = new Set(['eliminato_at']);
 
 /** A stored value as text: `—` when empty. */
@@ -20,6 +21,7 @@ export function formatFieldValue(field: string, v: unknown): string {
   if (typeof v === 'boolean') return v ? 'Sì' : 'No';
   if (DATE_FIELDS.has(field)) return data(v);
   if (TIMESTAMP_FIELDS.has(field)) return dataora(v);
+  if (EURO_FIELDS.has(field)) return importo(v);
   if (COUNTRY_FIELDS.has(field) && typeof v === 'string') return `${countryName(v)} (${v})`;
   if (typeof v === 'number') return numero(v);
   if (typeof v === 'object') {

@@ -1,6 +1,6 @@
 import {
   CAMPO_ANAGRAFE_LABELS, CLASSE_RISCHIO_LABELS, FONTE_LABELS, RUOLO_RAPPORTO_LABELS, STATO_ANAGRAFE_LABELS, STATO_DOCUMENTO_LABELS,
-  STATO_RAPPORTO_LABELS, TIPO_CONTROLLO_LABELS, TIPO_DOCUMENTO_LABELS, TIPO_LEGAME_LABELS, TIPO_SOGGETTO_LABELS,
+  STATO_RAPPORTO_LABELS, TIPO_CONTROLLO_LABELS, TIPO_DOCUMENTO_LABELS, TIPO_LEGAME_LABELS, TIPO_SOGGETTO_LABELS, USO_CONTANTI_LABELS,
 } from './records.labels';
 import { SEGNO_LABELS, SEGNO_TONES } from '../movements';
 
@@ -46,9 +46,10 @@ export const CAMPO_VALUE_LABELS: Record<string, Record<string, string>> = {
   stato: STATO_ANAGRAFE_LABELS,
   classe_rischio: CLASSE_RISCHIO_LABELS,
   pep: { true: 'Sì', false: 'No' },
+  uso_contanti_atteso: USO_CONTANTI_LABELS,
 };
 
-export { CLASSE_RISCHIO_LABELS, TIPO_SOGGETTO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_LEGAME_LABELS, TIPO_CONTROLLO_LABELS, RUOLO_RAPPORTO_LABELS };
+export { CLASSE_RISCHIO_LABELS, TIPO_SOGGETTO_LABELS, STATO_ANAGRAFE_LABELS, TIPO_LEGAME_LABELS, TIPO_CONTROLLO_LABELS, RUOLO_RAPPORTO_LABELS, USO_CONTANTI_LABELS };
 
 /** The dictionaries the anagrafe templates read (`labels.tipo[...]`, `x | etichetta(labels.ruolo)`). */
 export const PAGE_LABELS = {
@@ -69,6 +70,7 @@ export const PAGE_LABELS = {
   documentoStatoTone: DOCUMENTO_STATO_TONES,
   segno: SEGNO_LABELS,
   segnoTone: SEGNO_TONES,
+  contanti: USO_CONTANTI_LABELS,
 } as const;
 
 /** A dictionary's word for a value, or the value itself when it has none (data written before a vocabulary grew). */

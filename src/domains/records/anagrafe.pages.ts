@@ -63,7 +63,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     const result = await listCustomers(deps, tenantOf(ctx), user(ctx), q);
     const filters = {
       q: q.q ?? '', tipo: q.tipo ?? '', classe_rischio: q.classe_rischio ?? '', stato: q.stato ?? '',
-      pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', sort: q.sort,
+      pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', codice_esterno: q.codice_esterno ?? '', sort: q.sort,
     };
     // The export answers with the same filters as the list on screen (GET /api/export/anagrafe).
     const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -105,6 +105,8 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
   /** A refused command's field messages next to the fields; anything else is not the form's business. */
   const commandErrors = (err: unknown): Record<string, string> | undefined => {
     if (err instanceof ValidationError) return Object.fromEntries(err.errors.map((x) => [x.path || '_form', x.message]));
+    // Another subject holds the external code: the message goes next to the field.
+    if (err instanceof HttpError && err.code === 'DUPLICATE_EXTERNAL_CODE') return { codice_esterno: err.detail ?? err.title };
     if (err instanceof HttpError && err.status === 409) return { _form: err.detail ?? err.title };
     return undefined;
   };

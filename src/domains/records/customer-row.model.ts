@@ -9,7 +9,7 @@ export class CustomerRow extends RecordsModel {
   static override tableName = 'anagrafe';
   static override idColumn = ['cod_azienda', 'cod_anagrafe'];
 
-  static override dateColumns = ['data_nascita', 'ruolo_dal', 'ruolo_al'];
+  static override dateColumns = ['data_nascita', 'data_onboarding', 'ruolo_dal', 'ruolo_al'];
 
   declare cod_anagrafe: string;
   declare tipo_soggetto: string;
@@ -29,6 +29,16 @@ export class CustomerRow extends RecordsModel {
   declare email: string | null;
   declare telefono: string | null;
   declare attivita: string | null;
+  /** The customer's code in the source system (unique per tenant): imports of relationships and movements name it by this. */
+  declare codice_esterno: string | null;
+  /** Economic sector, ATECO code (ateco.ts). */
+  declare ateco: string | null;
+  declare professione: string | null;
+  /** When the customer relationship began. */
+  declare data_onboarding: string | null;
+  /** The declared profile (records.declared.ts): expected monthly volume in euro and expected cash use. */
+  declare volume_mensile_atteso_eur: number | null;
+  declare uso_contanti_atteso: string | null;
   declare pep: boolean;
   declare classe_rischio: string | null;
   declare punteggio_rischio: number | null;

@@ -5,11 +5,12 @@ import { conflict, notFound, ValidationError, type FieldError } from '../../http
 import { Customer } from './customer.model';
 import { CustomerVersion } from './customer-version.model';
 import { nextCode } from './records.codes';
+import { claimExternalCode } from './records.external-code';
 import { isoDate } from './records.dates';
 import {
   dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva, normalisePartitaIva, normaliseTaxId,
 } from './tax-id';
-import type { ClasseRischio, StatoAnagrafe, TipoSoggetto } from './records.vocabulary';
+import type { ClasseRischio, StatoAnagrafe, TipoSoggetto, UsoContanti } from './records.vocabulary';
 
 /**
  * The customer record's commands: every write in the caller's tenant transaction, with its
@@ -39,6 +40,14 @@ export interface CustomerFields {
   pep?: boolean;
   classe_rischio?: ClasseRischio | null;
   punteggio_rischio?: number | null;
+  /** The customer's code in the source system, unique per tenant (records.external-code.ts). */
+  codice_esterno?: string | null;
+  ateco?: string | null;
+  professione?: string | null;
+  data_onboarding?: string | null;
+  /** The declared profile (records.declared.ts). */
+  volume_mensile_atteso_eur?: number | null;
+  uso_contanti_atteso?: UsoContanti | null;
   stato?: Exclude<StatoAnagrafe, 'eliminato'>;
   /** The subject's role when it was first recorded (cliente, legale_rappresentante, titolare_effettivo). */
   ruolo?: string;
@@ -65,6 +74,10 @@ export function normaliseFields<T extends Partial<CustomerFields>>(f: T): T {
   if (typeof f.codice_fiscale_estero === 'string') out.codice_fiscale_estero = normaliseTaxId(f.codice_fiscale_estero) || null;
   for (const k of UPPER_FIELDS) if (typeof f[k] === 'string') out[k] = (f[k] as string).trim().toUpperCase() || null;
   if (f.data_nascita !== undefined) out.data_nascita = isoDate(f.data_nascita);
+  if (f.data_onboarding !== undefined) out.data_onboarding = isoDate(f.data_onboarding);
+  if (typeof f.codice_esterno === 'string') out.codice_esterno = f.codice_esterno.trim() || null;
+  if (typeof f.ateco === 'string') out.ateco = f.ateco.replace(/\s+/g, '') || null;
+  if (typeof f.volume_mensile_atteso_eur === 'number') out.volume_mensile_atteso_eur = Math.round(f.volume_mensile_atteso_eur * 100) / 100;
   return out as T;
 }
 
@@ -118,6 +131,7 @@ function denominazioneOf(f: Partial<CustomerFields>): string {
 }
 
 async function insertCustomer(trx: Knex.Transaction, codAzienda: string, actor: string, f: CustomerFields, chiave: string | null): Promise<Customer> {
+  if (f.codice_esterno) await claimExternalCode(trx, codAzienda, f.codice_esterno);
   const cod = await nextCode(trx, codAzienda, 'ANA');
   const row = {
     cod_azienda: codAzienda, cod_anagrafe: cod, tipo_soggetto: f.tipo_soggetto, denominazione: denominazioneOf(f),
@@ -126,7 +140,9 @@ async function insertCustomer(trx: Knex.Transaction, codAzienda: string, actor: 
     data_nascita: f.data_nascita ?? null, luogo_nascita: f.luogo_nascita ?? null, nazionalita: f.nazionalita ?? null,
     paese_residenza: f.paese_residenza ?? null, indirizzo: f.indirizzo ? JSON.stringify(f.indirizzo) : null, email: f.email ?? null,
     telefono: f.telefono ?? null, attivita: f.attivita ?? null, pep: f.pep ?? false, classe_rischio: f.classe_rischio ?? null,
-    punteggio_rischio: f.punteggio_rischio ?? null, stato: f.stato ?? 'attivo', ruolo: f.ruolo ?? 'cliente',
+    punteggio_rischio: f.punteggio_rischio ?? null, codice_esterno: f.codice_esterno ?? null, ateco: f.ateco ?? null,
+    professione: f.professione ?? null, data_onboarding: f.data_onboarding ?? null, volume_mensile_atteso_eur: f.volume_mensile_atteso_eur ?? null,
+    uso_contanti_atteso: f.uso_contanti_atteso ?? null, stato: f.stato ?? 'attivo', ruolo: f.ruolo ?? 'cliente',
     onboarding_case_id: f.onboarding_case_id ?? null, dati: JSON.stringify(f.dati ?? {}), versione: 1, created_by: actor,
   };
   await trx('anagrafe').insert(row);
@@ -150,7 +166,8 @@ const duplicate = (existing: Customer) => conflict('DUPLICATE_TAX_ID',
 
 /**
  * Creates a customer record. Its tax ids must pass their check characters (422 naming the
- * field); a subject already recorded with the same tax id is a 409 naming its cod_anagrafe.
+ * field); a subject already recorded with the same tax id, or holding the same external code,
+ * is a 409 naming its cod_anagrafe.
  */
 export async function createCustomer(trx: Knex.Transaction, codAzienda: string, actor: string, fields: CustomerFields): Promise<Customer> {
   const f = normaliseFields(fields);
@@ -169,7 +186,9 @@ export async function createCustomer(trx: Knex.Transaction, codAzienda: string, 
  * One record per real person or company: the subject with the same verified tax id, or a new
  * record. Ids that fail their check characters are stored as given but match nobody (the
  * caller's own validation decides what it accepts: onboarding's forms, an import's rows).
- * A match changes nothing on the existing record.
+ * A match changes nothing on the existing record but its missing external code, which the
+ * caller's is (the key later imports name the customer by). An external code another subject
+ * holds, or a match that already has another one, is a 409 (DUPLICATE_EXTERNAL_CODE).
  */
 export async function createOrMatchCustomer(
   trx: Knex.Transaction, codAzienda: string, actor: string, fields: CustomerFields,
@@ -179,11 +198,32 @@ export async function createOrMatchCustomer(
   if (chiave) {
     await lockKey(trx, codAzienda, chiave);
     const existing = await findByKey(trx, codAzienda, chiave);
-    if (existing?.stato === 'eliminato') await reactivate(trx, codAzienda, actor, existing);
-    if (existing) return { codAnagrafe: existing.cod_anagrafe, created: false };
+    if (existing) {
+      if (f.codice_esterno && existing.codice_esterno !== f.codice_esterno) {
+        await claimExternalCode(trx, codAzienda, f.codice_esterno, existing.cod_anagrafe);
+        if (existing.codice_esterno) throw duplicateExternalCodeOf(existing, f.codice_esterno);
+      }
+      if (existing.stato === 'eliminato') await reactivate(trx, codAzienda, actor, existing);
+      if (f.codice_esterno && !existing.codice_esterno) await fillExternalCode(trx, codAzienda, actor, existing.cod_anagrafe, f.codice_esterno);
+      return { codAnagrafe: existing.cod_anagrafe, created: false };
+    }
   }
   const saved = await insertCustomer(trx, codAzienda, actor, f, chiave);
   return { codAnagrafe: saved.cod_anagrafe, created: true };
+}
+
+const duplicateExternalCodeOf = (existing: Customer, codice: string) => conflict('DUPLICATE_EXTERNAL_CODE',
+  `Il soggetto ${existing.cod_anagrafe}, con lo stesso identificativo fiscale, ha già il codice esterno ${existing.codice_esterno}, non ${codice}`,
+  { cod_anagrafe: existing.cod_anagrafe, codice_esterno: existing.codice_esterno });
+
+/** A matched subject without an external code takes the caller's: a new version of its record. */
+async function fillExternalCode(trx: Knex.Transaction, codAzienda: string, actor: string, codAnagrafe: string, codice: string): Promise<void> {
+  const before = await lockCustomer(trx, codAnagrafe);
+  const { after } = await writeVersion(trx, before, actor, 'update', { codice_esterno: codice });
+  await appendAudit(trx, {
+    codAzienda, actor, action: 'anagrafe.update', entityType: 'anagrafe', entityId: codAnagrafe,
+    data: { cod_anagrafe: codAnagrafe, versione: after.versione, campi: ['codice_esterno'] },
+  });
 }
 
 /** A deleted subject who comes back (a new relationship) is the same record, active again, its history kept. */
@@ -216,7 +256,8 @@ export async function customerAsOf(trx: Knex.Transaction, codAnagrafe: string, d
 const EDITABLE = new Set([
   'tipo_soggetto', 'denominazione', 'nome', 'cognome', 'codice_fiscale', 'partita_iva', 'codice_fiscale_estero', 'paese_fiscale',
   'data_nascita', 'luogo_nascita', 'nazionalita', 'paese_residenza', 'indirizzo', 'email', 'telefono', 'attivita', 'pep',
-  'classe_rischio', 'punteggio_rischio', 'stato',
+  'classe_rischio', 'punteggio_rischio', 'stato', 'codice_esterno', 'ateco', 'professione', 'data_onboarding', 'volume_mensile_atteso_eur',
+  'uso_contanti_atteso',
 ]);
 
 // Deep equality, not JSON text: jsonb hands keys back in its own order, so an unchanged address is no change.
@@ -283,6 +324,7 @@ export async function updateCustomer(
   if (errors.length) throw new ValidationError(errors, errors[0]!.message);
   if (!Object.keys(changes).length) return { customer: before, changed: [], rescreen: false };
 
+  if (typeof changes.codice_esterno === 'string') await claimExternalCode(trx, codAzienda, changes.codice_esterno, codAnagrafe);
   const chiave = dedupeKey(merged);
   if (chiave !== before.chiave_fiscale) {
     if (chiave) {

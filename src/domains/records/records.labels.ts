@@ -1,5 +1,5 @@
 import type {
-  ClasseRischio, Fonte, RuoloRapporto, StatoAnagrafe, TipoControllo, TipoDocumento, TipoLegame, TipoSoggetto,
+  ClasseRischio, Fonte, RuoloRapporto, StatoAnagrafe, TipoControllo, TipoDocumento, TipoLegame, TipoSoggetto, UsoContanti,
 } from './records.vocabulary';
 
 /** Italian labels of the records area's vocabularies (pages, exports, messages). */
@@ -38,6 +38,10 @@ export const STATO_DOCUMENTO_LABELS: Record<'valido' | 'scaduto' | 'sostituito',
   valido: 'Valido', scaduto: 'Scaduto', sostituito: 'Sostituito',
 };
 
+export const USO_CONTANTI_LABELS: Record<UsoContanti, string> = {
+  nessuno: 'Nessuno', basso: 'Basso', medio: 'Medio', alto: 'Alto',
+};
+
 /** The Italian names of a customer record's fields (the version history says which changed). */
 export const CAMPO_ANAGRAFE_LABELS: Record<string, string> = {
   tipo_soggetto: 'Tipo di soggetto', denominazione: 'Denominazione', nome: 'Nome', cognome: 'Cognome', codice_fiscale: 'Codice fiscale',
@@ -45,4 +49,6 @@ export const CAMPO_ANAGRAFE_LABELS: Record<string, string> = {
   data_nascita: 'Data di nascita', luogo_nascita: 'Luogo di nascita', nazionalita: 'Nazionalità', paese_residenza: 'Paese di residenza',
   indirizzo: 'Indirizzo', email: 'E-mail', telefono: 'Telefono', attivita: 'Attività', pep: 'Persona politicamente esposta',
   classe_rischio: 'Classe di rischio', punteggio_rischio: 'Punteggio di rischio', stato: 'Stato', motivo_eliminazione: 'Motivo dell\'eliminazione',
+  codice_esterno: 'Codice esterno', ateco: 'Codice ATECO', professione: 'Professione', data_onboarding: 'Cliente dal',
+  volume_mensile_atteso_eur: 'Volume mensile atteso', uso_contanti_atteso: 'Uso del contante atteso',
 };

@@ -6,14 +6,15 @@ import type { ClasseRischio, StatoAnagrafe, TipoDocumento, TipoLegame, TipoSogge
  * The records area's lists (docs/lists.md); their indexes are in the records migration.
  * A text search that looks like a code (a cod_anagrafe, a codice fiscale, a partita IVA) is an
  * equality on indexed columns, so finding one customer among 100,000 reads one index entry;
- * other text is a case-insensitive match on the name, read in the sort's index order.
+ * other text is a case-insensitive match on the name, read in the sort's index order. Either also
+ * finds the customer whose external code (codice_esterno) is the term.
  */
 
 /** A term shaped like a code: no spaces, digits in it, 11 characters or more, or ANA-... */
 const looksLikeCode = (term: string) => /^ANA-\d+$/i.test(term) || (/^[A-Z0-9]{11,16}$/i.test(term) && /\d/.test(term));
 
 export const customersList = defineList<{
-  tipo: TipoSoggetto; classe_rischio: ClasseRischio; stato: StatoAnagrafe; pep: boolean; paese: string;
+  tipo: TipoSoggetto; classe_rischio: ClasseRischio; stato: StatoAnagrafe; pep: boolean; paese: string; codice_esterno: string;
 }>({
   name: 'records.anagrafe',
   table: 'anagrafe',
@@ -22,7 +23,7 @@ export const customersList = defineList<{
   columns: () => [
     'cod_azienda', 'cod_anagrafe', 'tipo_soggetto', 'denominazione', 'nome', 'cognome', 'codice_fiscale', 'partita_iva', 'codice_fiscale_estero',
     'paese_fiscale', 'data_nascita', 'nazionalita', 'paese_residenza', 'pep', 'classe_rischio', 'punteggio_rischio', 'stato', 'versione',
-    'created_at', 'updated_at',
+    'codice_esterno', 'created_at', 'updated_at',
   ],
   sorts: {
     created_at: [{ column: 'created_at', type: 'timestamp' }, { column: 'cod_anagrafe', type: 'text' }],
@@ -36,15 +37,18 @@ export const customersList = defineList<{
     stato: { apply: (qb, v) => qb.where('stato', v), sample: 'sospeso' },
     pep: { apply: (qb, v) => qb.where('pep', v), sample: true },
     paese: { apply: (qb, v) => qb.where('paese_residenza', v), sample: 'DE' },
+    // The source system's code: at most one customer (the unique index anagrafe_codice_esterno).
+    codice_esterno: { apply: (qb, v) => qb.where('codice_esterno', v), sample: 'EST-000042' },
   },
   search: {
     apply: (qb, like, term) => {
       const t = term.trim();
+      // The external code (the source system's, as typed: codes may differ by case) is looked for both ways.
       if (looksLikeCode(t)) {
         const code = t.toUpperCase();
-        qb.where((w) => w.where('cod_anagrafe', code).orWhere('codice_fiscale', code).orWhere('partita_iva', code));
+        qb.where((w) => w.where('cod_anagrafe', code).orWhere('codice_fiscale', code).orWhere('partita_iva', code).orWhere('codice_esterno', t));
       } else {
-        qb.whereILike('denominazione', like);
+        qb.where((w) => w.whereILike('denominazione', like).orWhere('codice_esterno', t));
       }
     },
     sample: 'Rossi',

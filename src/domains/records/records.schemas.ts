@@ -4,11 +4,14 @@ import { z } from 'zod';
 import { projectRoot } from '../../config';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
+import { checkAteco } from './ateco';
+import { MAX_VOLUME_EUR } from './records.declared';
+import { CODICE_ESTERNO_MESSAGE, EXTERNAL_CODE_PATTERN } from './records.external-code';
 import { normaliseTaxId } from './tax-id';
 import { customersList, documentsList, linksList, ownersList, relationshipsList } from './records.lists';
 import {
   CLASSI_RISCHIO, FONTI, RUOLI_RAPPORTO, STATI_ANAGRAFE, STATI_DOCUMENTO, STATI_RAPPORTO, TIPI_CONTROLLO, TIPI_DOCUMENTO, TIPI_LEGAME,
-  TIPI_SOGGETTO,
+  TIPI_SOGGETTO, USI_CONTANTI,
 } from './records.vocabulary';
 import { refersTo } from '../../db/references';
 
@@ -31,6 +34,26 @@ const enumOf = <T extends readonly [string, ...string[]]>(values: T, message: st
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, message: string) =>
   z.preprocess(blank, z.enum(values, { message }).optional());
 const bool = z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)), z.boolean({ message: 'Indica sì o no' }).optional());
+
+/** The customer's code in the source system (records.external-code.ts). */
+const codiceEsterno = () => z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v),
+  z.string({ message: CODICE_ESTERNO_MESSAGE }).regex(EXTERNAL_CODE_PATTERN, CODICE_ESTERNO_MESSAGE).optional());
+const ateco = z.preprocess(blank, z.string({ message: 'Indica il codice ATECO' }).transform((v, ctx) => {
+  const r = checkAteco(v);
+  if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
+  return r.ok ? r.value : v;
+}).optional());
+/** Euro with up to two decimals, as a number or as typed ("1.234,56", "1234.56"). */
+const VOLUME_MESSAGE = 'Indica un importo in euro (es. 2500 o 2.500,00)';
+const euro = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const s = v.trim().replace(/\s|€/g, '');
+  if (!s) return undefined;
+  // A dot before groups of three digits is the thousands' (2.500 is two thousand five hundred), as Italians write.
+  const n = s.includes(',') || /^\d{1,3}(\.\d{3})+$/.test(s) ? s.replace(/\./g, '').replace(',', '.') : s;
+  return /^\d{1,13}(\.\d{1,2})?$/.test(n) ? Number(n) : v;
+}, z.number({ message: VOLUME_MESSAGE }).min(0, 'L\'importo non può essere negativo').max(MAX_VOLUME_EUR, 'Importo troppo grande')
+  .refine((x) => Math.abs(x * 100 - Math.round(x * 100)) < 1e-6, 'Al massimo due decimali').optional());
 
 const addressSchema = z.object({
   via: testoOpzionale({ max: 200 }), civico: testoOpzionale({ max: 20 }), cap: testoOpzionale({ max: 20 }), citta: testoOpzionale({ max: 100 }),
@@ -57,6 +80,12 @@ const customerShape = {
   pep: bool,
   classe_rischio: optionalEnum(CLASSI_RISCHIO, 'Scegli una classe di rischio valida'),
   punteggio_rischio: z.preprocess(blank, z.coerce.number({ message: 'Punteggio non valido' }).int('Punteggio non valido').min(0, 'Punteggio non valido').max(1000, 'Punteggio non valido').optional()),
+  codice_esterno: codiceEsterno(),
+  ateco,
+  professione: testoOpzionale({ max: 200 }),
+  data_onboarding: pastDate('La data di inizio del rapporto non può essere nel futuro'),
+  volume_mensile_atteso_eur: euro,
+  uso_contanti_atteso: optionalEnum(USI_CONTANTI, 'Scegli l\'uso del contante atteso: nessuno, basso, medio o alto'),
 };
 
 export const createCustomerSchema = z.object({
@@ -97,6 +126,7 @@ export const listCustomersQuery = z.object({
   stato: optionalEnum(STATI_ANAGRAFE, 'Stato non valido'),
   pep: bool,
   paese: country(),
+  codice_esterno: codiceEsterno(),
   q: testoOpzionale({ max: 200 }),
   ...listParamsShape(customersList),
 });
@@ -194,12 +224,18 @@ export const customerRecord = z.object({
   codice_fiscale: nullableString, partita_iva: nullableString, codice_fiscale_estero: nullableString, paese_fiscale: nullableString,
   data_nascita: nullableString, nazionalita: nullableString, paese_residenza: nullableString, pep: z.boolean(),
   classe_rischio: nullableString, punteggio_rischio: z.number().nullable(), stato: z.string(), versione: z.number().int(),
-  created_at: z.string(), updated_at: z.string(),
+  codice_esterno: nullableString, created_at: z.string(), updated_at: z.string(),
 });
+/** The fields monitoring reads (docs/monitoring.md, part 0): older versions' snapshots lack them. */
+const declaredShape = {
+  ateco: nullableString, professione: nullableString, data_onboarding: nullableString, volume_mensile_atteso_eur: z.number().nullable(),
+  uso_contanti_atteso: nullableString,
+};
 export const customerFull = customerRecord.extend({
   luogo_nascita: nullableString, indirizzo: z.record(z.string(), z.unknown()).nullable(), email: nullableString, telefono: nullableString,
   attivita: nullableString, ruolo: z.string(), chiave_fiscale: nullableString, onboarding_case_id: nullableString, created_by: z.string(),
   updated_by: nullableString, eliminato_at: nullableString, eliminato_da: nullableString, motivo_eliminazione: nullableString,
+  ...declaredShape,
 });
 export const customerListResponse = listResponse(customerRecord);
 
@@ -247,8 +283,12 @@ export const customerDetailResponse = customerFull.extend({
 /** The record as it was on a date (`?al=`): the version's snapshot. */
 export const customerAsOfResponse = z.object({
   al: z.string(), versione: z.number().int(), changed_at: z.string(), changed_by: z.string(),
-  record: customerFull.omit({ eliminato_at: true, eliminato_da: true, motivo_eliminazione: true, updated_by: true, chiave_fiscale: true })
-    .extend({ eliminato_at: nullableString.optional(), eliminato_da: nullableString.optional(), motivo_eliminazione: nullableString.optional(), updated_by: nullableString.optional(), chiave_fiscale: nullableString.optional() }),
+  record: customerFull.omit({ eliminato_at: true, eliminato_da: true, motivo_eliminazione: true, updated_by: true, chiave_fiscale: true, codice_esterno: true })
+    .extend({
+      eliminato_at: nullableString.optional(), eliminato_da: nullableString.optional(), motivo_eliminazione: nullableString.optional(), updated_by: nullableString.optional(),
+      chiave_fiscale: nullableString.optional(), codice_esterno: nullableString.optional(),
+      ...Object.fromEntries(Object.entries(declaredShape).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof declaredShape]: z.ZodOptional<(typeof declaredShape)[K]> },
+    }),
 });
 
 export const customerWriteResponse = customerFull.extend({

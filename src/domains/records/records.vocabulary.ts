@@ -14,6 +14,8 @@ export const TIPI_DOCUMENTO = [
   'carta_identita', 'passaporto', 'patente', 'permesso_soggiorno', 'visura_camerale', 'atto_costitutivo', 'statuto', 'altro',
 ] as const;
 export const STATI_DOCUMENTO = ['valido', 'scaduto', 'sostituito'] as const;
+/** The declared expected cash use (anagrafe.uso_contanti_atteso). */
+export const USI_CONTANTI = ['nessuno', 'basso', 'medio', 'alto'] as const;
 
 export type TipoSoggetto = (typeof TIPI_SOGGETTO)[number];
 export type StatoAnagrafe = (typeof STATI_ANAGRAFE)[number];
@@ -23,3 +25,4 @@ export type Fonte = (typeof FONTI)[number];
 export type TipoLegame = (typeof TIPI_LEGAME)[number];
 export type TipoControllo = (typeof TIPI_CONTROLLO)[number];
 export type TipoDocumento = (typeof TIPI_DOCUMENTO)[number];
+export type UsoContanti = (typeof USI_CONTANTI)[number];

@@ -1,9 +1,10 @@
 import {
-  createOrMatchCustomer, dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva, normalisePartitaIva, normaliseTaxId,
-  CLASSI_RISCHIO, TIPI_SOGGETTO, type CustomerFields, type TipoSoggetto,
+  checkAteco, checkExternalCode, createOrMatchCustomer, dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva,
+  normalisePartitaIva, normaliseTaxId, todayInRome, CLASSI_RISCHIO, MAX_VOLUME_EUR, TIPI_SOGGETTO, USI_CONTANTI, type CustomerFields, type TipoSoggetto,
 } from '../../records';
-import type { ImportKind, Parsed } from '../import-kind';
-import { parseBool, parseCountry, parseDate, parseText, rowChecker, type Cell } from '../import-values';
+import type { ImportKind, Parsed, RowError } from '../import-kind';
+import { parseAmount, parseBool, parseCountry, parseDate, parseText, rowChecker, type Cell } from '../import-values';
+import { externalCodeConflicts } from './customers.external-codes';
 
 const oneOf = <T extends string>(list: readonly T[], what: string) => (raw: string): Cell<T> => {
   const s = raw.trim().toLowerCase().replace(/[\s-]+/g, '_') as T;
@@ -35,6 +36,12 @@ export const customersKind: ImportKind<CustomerFields> = {
     { name: 'attivita', required: false, description: 'Attività economica o professione' },
     { name: 'pep', required: false, description: 'Persona politicamente esposta: sì o no' },
     { name: 'classe_rischio', required: false, description: 'Classe di rischio', values: ['basso', 'medio', 'medio_alto', 'alto'] },
+    { name: 'codice_esterno', required: false, description: 'Codice del cliente nel sistema di origine (unico): i file di rapporti e movimenti possono indicare il cliente con questo codice' },
+    { name: 'ateco', required: false, description: 'Codice ATECO dell\'attività economica (es. 47.11.10)' },
+    { name: 'professione', required: false, description: 'Professione' },
+    { name: 'data_onboarding', required: false, description: 'Data di inizio del rapporto con il cliente' },
+    { name: 'volume_mensile_atteso_eur', required: false, description: 'Volume mensile atteso dichiarato, in euro (es. 2500,00)' },
+    { name: 'uso_contanti_atteso', required: false, description: 'Uso del contante atteso dichiarato', values: USI_CONTANTI },
   ],
   parse(values): Parsed<CustomerFields> {
     const { take, errors } = rowChecker(values);
@@ -51,6 +58,16 @@ export const customersKind: ImportKind<CustomerFields> = {
       telefono: text('telefono', 30), attivita: text('attivita', 200),
       pep: take('pep', parseBool) ?? false,
       classe_rischio: take('classe_rischio', oneOf(CLASSI_RISCHIO, 'Classe di rischio')),
+      codice_esterno: take('codice_esterno', cellOf(checkExternalCode)),
+      ateco: take('ateco', cellOf(checkAteco)),
+      professione: text('professione', 200),
+      data_onboarding: take('data_onboarding', pastDate),
+      volume_mensile_atteso_eur: take('volume_mensile_atteso_eur', (r) => {
+        const c = parseAmount(r, { zero: true });
+        if (!c.ok) return c;
+        return Number(c.value) <= MAX_VOLUME_EUR ? { ok: true, value: Number(c.value) } : { ok: false, messaggio: 'Importo troppo grande' };
+      }),
+      uso_contanti_atteso: take('uso_contanti_atteso', oneOf(USI_CONTANTI, 'Uso del contante atteso')),
     };
     if (tipo === 'persona_fisica' || tipo === 'ditta_individuale') {
       if (!f.nome && !errors.some((e) => e.colonna === 'nome')) errors.push({ colonna: 'nome', messaggio: 'Campo obbligatorio per una persona' });
@@ -69,13 +86,30 @@ export const customersKind: ImportKind<CustomerFields> = {
   },
   async write(trx, ctx, rows) {
     let imported = 0;
-    for (const { value } of rows) {
+    let skipped = 0;
+    const errors: RowError[] = [];
+    // An external code held by another subject, or a known customer with another code, is the row's error, not the batch's.
+    const conflicts = await externalCodeConflicts(trx, ctx.codAzienda, rows.map((r) => r.value));
+    for (const { riga, value } of rows) {
+      const conflict = conflicts.check(value);
+      if (conflict) { errors.push({ riga, colonna: 'codice_esterno', messaggio: conflict }); continue; }
       const r = await createOrMatchCustomer(trx, ctx.codAzienda, ctx.actor, { ...value, ruolo: 'cliente', dati: { import_id: ctx.importId } });
-      if (r.created) imported += 1;
+      conflicts.recorded(value, r.codAnagrafe);
+      if (r.created) imported += 1; else skipped += 1;
     }
-    return { imported, skipped: rows.length - imported, errors: [] };
+    return { imported, skipped, errors };
   },
 };
+
+const cellOf = (check: (raw: string) => { ok: true; value: string } | { ok: false; message: string }) => (raw: string): Cell<string> => {
+  const r = check(raw);
+  return r.ok ? r : { ok: false, messaggio: r.message };
+};
+
+function pastDate(raw: string): Cell<string> {
+  const d = parseDate(raw);
+  return d.ok && d.value > todayInRome() ? { ok: false, messaggio: 'La data non può essere nel futuro' } : d;
+}
 
 /** A codice fiscale: 16 characters for a person (and a sole trader), 11 digits or 16 characters for a company. */
 function taxId(raw: string, tipo: TipoSoggetto | null): Cell<string> {

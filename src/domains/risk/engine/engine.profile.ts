@@ -1,3 +1,4 @@
+import { declaredVolumes, yearlyVolumeOf } from '../../records';
 import type { ProfiloRischio } from '../risk.types';
 
 /** The shape every profile starts from: nothing known, nothing risky (the evaluate API fills a partial profile from it). */
@@ -50,11 +51,15 @@ export function normaliseAnswers(answers: unknown): Record<string, unknown> {
   return out;
 }
 
-/** The declared yearly volume from the questionnaire's band: its upper bound (the band "over 1M" reads as 1M). */
-const VOLUME_BANDS: Record<string, number> = { fino_10k: 10_000, '10k_50k': 50_000, '50k_250k': 250_000, '250k_1m': 1_000_000, oltre_1m: 1_000_000 };
-export function declaredVolume(answers: Record<string, unknown>, walletVolumes: readonly (number | null)[] = []): number | null {
-  const band = answers.volume_annuo;
-  if (typeof band === 'string' && Object.hasOwn(VOLUME_BANDS, band)) return VOLUME_BANDS[band]!;
+/**
+ * The declared yearly volume (`dichiarato.volume_annuo_eur`), by the records area's rule
+ * (records.declared.ts, docs/records.md "The declared profile"): the questionnaire's band read as
+ * its ceiling (the band "over 1M" as 1M) when answered; else 12 x the monthly volume the customer's
+ * record declares (`anagrafe.volume_mensile_atteso_eur`); else the wallets' declared yearly volumes.
+ */
+export function declaredVolume(answers: Record<string, unknown>, walletVolumes: readonly (number | null)[] = [], monthly: number | null = null): number | null {
+  const yearly = declaredVolumes({ mensile: monthly, annuo: yearlyVolumeOf(answers) }).annuo;
+  if (yearly !== null) return yearly;
   const wallets = walletVolumes.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   return wallets.length ? wallets.reduce((s, v) => s + v, 0) : null;
 }

@@ -48,7 +48,7 @@ function profileSql(paesiControparti: boolean): string {
   const inBatch = 'in (select cod_anagrafe from a)';
   return `
 with a as (
-  select cod_anagrafe, tipo_soggetto, pep, attivita, to_char(data_nascita, 'YYYY-MM-DD') as data_nascita, nazionalita, paese_residenza, paese_fiscale,
+  select cod_anagrafe, tipo_soggetto, pep, attivita, volume_mensile_atteso_eur, to_char(data_nascita, 'YYYY-MM-DD') as data_nascita, nazionalita, paese_residenza, paese_fiscale,
          indirizzo ->> 'paese' as paese_indirizzo, created_at, onboarding_case_id,
          jsonb_build_object('settore', dati -> 'settore', 'paesi_operativita', dati -> 'paesi_operativita', 'canale', dati -> 'canale', 'intermediario', dati -> 'intermediario') as dati
     from anagrafe where cod_azienda = ? and cod_anagrafe = any(?::text[])
@@ -172,7 +172,10 @@ export async function buildProfiles(trx: Knex.Transaction, codAzienda: string, c
       corrispondenze_confermate: sc.reduce((n, s) => n + (Number(s?.confermate) || 0), 0),
     };
     p.titolari = { numero: new Set(owners.map((o) => o.cod_anagrafe_a)).size, pep: owners.some((o) => o.pep === true) };
-    p.dichiarato = { volume_annuo_eur: declaredVolume(questionario, wOnb.map((w) => (w.volume_annuo_eur == null ? null : Number(w.volume_annuo_eur)))) };
+    p.dichiarato = {
+      volume_annuo_eur: declaredVolume(questionario, wOnb.map((w) => (w.volume_annuo_eur == null ? null : Number(w.volume_annuo_eur))),
+        a.volume_mensile_atteso_eur == null ? null : Number(a.volume_mensile_atteso_eur)),
+    };
     p.questionario = questionario;
     out.set(cod, p);
   }
