@@ -42,6 +42,12 @@ interface Call {
   body: Record<string, unknown>;
   /** The onboarding applicant calls it (default: the tenant's staff user). */
   applicant?: boolean;
+  /**
+   * Waits for the background work the accepted call started (a risk run writes its results in
+   * batches, with pauses longer than the walk's settling): otherwise the next route's probes would
+   * count those rows as written by a refused call.
+   */
+  settle?: (accepted: TestResponse, staff: TestClient) => Promise<void>;
 }
 type Fixture = (a: TenantRecords, helpers: { staff: TestClient; env: TestEnv }) => Promise<Call>;
 
@@ -77,7 +83,17 @@ const FIXTURES: Record<string, Fixture> = {
     ok(rule, 'draft rule');
     return { path: `/api/risk/rules/${rule.body.id}`, body: { fattore_id: a.values.rischio_fattore } };
   },
-  'POST /api/risk/runs': async (a) => ({ body: { tipo: 'simulazione', versione_id: a.values.rischio_versione } }),
+  'POST /api/risk/runs': async (a) => ({
+    body: { tipo: 'simulazione', versione_id: a.values.rischio_versione },
+    settle: async (accepted, staff) => {
+      for (let i = 0; i < 240; i++) {
+        const run = await staff.get(`/api/risk/runs/${accepted.body.id}`);
+        if (run.body.stato !== 'running') return;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.fail(`risk run ${accepted.body.id} still running after 2 minutes`);
+    },
+  }),
   'POST /api/ubo': async (a) => ({ body: { cod_anagrafe: a.societa[1], cod_anagrafe_titolare: a.persone[0], percentuale: 30, tipo_controllo: 'proprieta_diretta' } }),
   'POST /api/v1/documenti/records': async (a) => ({ body: { cod_anagrafe: a.persone[0], tipo: 'altro', numero: 'DOC-3' } }),
   'POST /api/v1/esign/ceremony/start': async (a) => ({
@@ -238,6 +254,7 @@ describe('references inside request bodies: the walk over every API write', func
       // The same body with the caller's own records is accepted: the refusals above were the references'.
       const accepted = await send(call.body);
       if (accepted.status < 200 || accepted.status >= 300) failures.push(`${opKey(op)} with the caller's own records: ${accepted.status} ${accepted.text.slice(0, 300)}`);
+      else await call.settle?.(accepted, client);
     }
     assert.deepEqual(failures, [], `${failures.length} of ${probes} probes`);
   });
