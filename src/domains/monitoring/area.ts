@@ -1,6 +1,9 @@
 import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { registerAlertRoutes } from './alerts/alerts.routes';
+import { registerAlertNewPage } from './alerts/alerts.new-page';
+import { registerAlertPages } from './alerts/alerts.pages';
+import { registerTransactionPages } from './transactions/transactions.pages';
 import { alertsListWithExport } from './alerts/alerts.export';
 import { alertsHome } from './alerts/alerts.home';
 import { registerRuleRoutes } from './rules/rules.routes';
@@ -13,7 +16,8 @@ import { monitoringRulesList } from './rules/rules.list';
 export const monitoringArea = defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
-  routes: [registerAlertRoutes, registerRuleRoutes],
+  // /alert/nuovo before /alert/:id.
+  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages],
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
