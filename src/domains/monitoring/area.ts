@@ -7,6 +7,7 @@ import { registerTransactionPages } from './transactions/transactions.pages';
 import { alertsListWithExport } from './alerts/alerts.export';
 import { alertsHome } from './alerts/alerts.home';
 import { registerRuleRoutes } from './rules/rules.routes';
+import { registerRulePages } from './rules/rules.pages';
 import { monitoringRulesList } from './rules/rules.list';
 
 /**
@@ -17,7 +18,7 @@ export const monitoringArea = defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   // /alert/nuovo before /alert/:id.
-  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages],
+  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages],
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
