@@ -69,6 +69,8 @@ export function preview(state: BuilderState) {
 }
 
 const opt = (value: string, label: string) => ({ value, label });
+/** A text cut at a word before `max` characters. */
+const short = (t: string, max: number) => (t.length <= max ? t : `${t.slice(0, t.lastIndexOf(' ', max - 1) > 0 ? t.lastIndexOf(' ', max - 1) : max - 1)}…`);
 
 /** Every choice the form offers: the catalogue of fields, aggregates, operators and lists, and the rule's own fields. */
 export function formOptions() {
@@ -84,9 +86,10 @@ export function formOptions() {
     segno: [opt('', 'Entrate e uscite'), opt('entrata', 'Solo entrate'), opt('uscita', 'Solo uscite')],
     contanti: [opt('', 'Con e senza contanti'), opt('true', 'Solo in contanti'), opt('false', 'Solo senza contanti')],
     liste: Object.entries(LISTE_MONITORAGGIO).map(([nome, descrizione]) => ({ nome, descrizione })),
+    // The opening words of each text: enough to tell them apart in a list; the rule's page shows them whole.
     indicatori: indicatoriUif().map((i) => ({
-      gruppo: `${i.numero}. ${i.titolo.length > 110 ? `${i.titolo.slice(0, 107)}…` : i.titolo}`,
-      voci: i.sub_indici.map((v) => opt(v.codice, `${v.codice} ${v.testo.length > 120 ? `${v.testo.slice(0, 117)}…` : v.testo}`)),
+      gruppo: `${i.numero}. ${short(i.titolo, 100)}`,
+      voci: i.sub_indici.map((v) => opt(v.codice, `${v.codice} ${short(v.testo, 80)}`)),
     })),
   };
 }
