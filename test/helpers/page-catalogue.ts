@@ -240,6 +240,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'alert-nuovo-dettaglio', path: `/alert/${monitoring.alerts.fresh}`, visitor: staff(analyst) },
     { name: 'alert-in-chiusura', path: `/alert/${monitoring.alerts.closing}`, visitor: staff(co) },
     { name: 'alert-escalato', path: `/alert/${monitoring.alerts.escalated}`, visitor: staff(auditor) },
+    { name: 'kyt-alert', path: '/kyt/alerts', visitor: staff(analyst) },
     { name: 'transazioni', path: '/transazioni', visitor: staff(analyst) },
     { name: 'transazione', path: `/transazioni/${monitoring.movement}`, visitor: staff(co) },
     { name: 'monitoraggio-regole', path: '/monitoraggio/regole', visitor: staff(co) },

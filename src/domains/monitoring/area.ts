@@ -22,6 +22,7 @@ export const monitoringArea = defineArea({
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
+    { section: 'Monitoraggio', label: 'KYT', href: '/kyt/alerts', roles: STAFF_READ, order: 20 },
     { section: 'Monitoraggio', label: 'Transazioni', href: '/transazioni', roles: STAFF_READ, order: 30 },
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],

@@ -45,10 +45,11 @@ interface FormState { form?: 'assegna' | 'chiudi' | 'escala' | 'riapri' | 'elimi
 export const registerAlertPages: RegisterRoutes = (router, { deps, views }) => {
   const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
 
-  const listData = async (ctx: Ctx) => {
+  /** The list's data; the KYT page is the same list kept to the alerts raised on crypto transfers. */
+  const listData = async (ctx: Ctx, kyt = false) => {
     // An unreadable filter shows the whole list, as the other list pages do.
     const parsed = listAlertsQuery.safeParse(ctx.query);
-    const q = parsed.success ? parsed.data : listAlertsQuery.parse({});
+    const q = { ...(parsed.success ? parsed.data : listAlertsQuery.parse({})), ...(kyt ? { origine: 'kyt' as const } : {}) };
     const { result, names } = await tx(ctx, async (trx) => {
       const page = await listAlerts(trx, tenantOf(ctx), q, ctx.state.user!.cod_utente);
       return { result: page, names: await userNames(trx, page.items.map((a) => a.assegnatario)) };
@@ -59,13 +60,18 @@ export const registerAlertPages: RegisterRoutes = (router, { deps, views }) => {
     };
     const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '').map(([k, v]): [string, string] => [k, String(v)])).toString();
     return {
-      result, names, filters, exportQuery, labels: alertLabels, canCreate: hasRole(ctx.state.user, WRITERS),
+      result, names, filters, exportQuery, labels: alertLabels, canCreate: !kyt && hasRole(ctx.state.user, WRITERS), kyt, base: kyt ? '/kyt/alerts' : '/alert',
       options: { stato: opts(ALERT_STATES, STATO_LABELS, 'Tutti'), tipologia: opts(TIPOLOGIE, TIPOLOGIA_LABELS, 'Tutte'), origine: opts(ORIGINI, ORIGINE_LABELS, 'Tutte') },
     };
   };
 
   router.get('/alert', staff(STAFF_READ), async (ctx) => {
     render(ctx, views, 'alert/list.njk', await listData(ctx), { fragment: 'alert/_table.njk' });
+  });
+
+  /** The KYT alerts: the alert list of the crypto transfers (origine kyt), each opened on /alert/:id under the KYT machine. */
+  router.get('/kyt/alerts', staff(STAFF_READ), async (ctx) => {
+    render(ctx, views, 'alert/list.njk', await listData(ctx, true), { fragment: 'alert/_table.njk' });
   });
 
   /** The list's table alone (the filter form's htmx swap); the page's own address goes into the browser's history. */
