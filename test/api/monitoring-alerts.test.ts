@@ -124,6 +124,10 @@ describe('monitoring alerts: raiseAlerts and /api/monitoring/alerts', function (
       assert.deepEqual(await refused({ regola: { codRegola: 'contanti', versione: 9 } }), ['candidati.0.regola']);
       assert.deepEqual(await refused({}, 'paesi'), ['candidati.0.codRapporto']);
       assert.deepEqual(await refused({ regola: null }), ['candidati.0.regola', 'candidati.0.tipologia']);
+      // A version that only observes raises no alert.
+      const watch = await co.post('/api/monitoring/rules', ruleBody('osserva_solo', { esito: 'osserva' }));
+      await activateDraft(env, tenant, watch.body.bozza.id);
+      assert.deepEqual(await refused({}, 'osserva_solo'), ['candidati.0.regola']);
       // The other tenant's rules are not this tenant's.
       const err = await withTenant(env.deps.db, { codAzienda: other, actor: 'test' }, (trx) => raiseAlerts(trx, other, [hit('contanti', 'C-1', '2026-04-01', '2026-04-01')])).catch((e: unknown) => e);
       assert.deepEqual((err as { errors: { path: string }[] }).errors.map((e) => e.path), ['candidati.0.regola']);
