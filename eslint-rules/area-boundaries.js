@@ -13,6 +13,8 @@ const PROCESS_AREA = {
   // Verifications (issue 13): the KYC/KYB verification's and the travel-rule transfer's processes.
   verification: 'verifications',
   'travel-rule': 'verifications',
+  // Monitoring (issue 23): the alert's table process (monitoring and KYT alerts).
+  'monitoring-alert': 'monitoring',
 };
 
 function areaOf(rel) {

@@ -8,6 +8,7 @@ import { eddArea } from './domains/edd/area';
 import { esignArea } from './domains/esign/area';
 import { exportsArea } from './domains/exports/area';
 import { importsArea } from './domains/imports/area';
+import { monitoringArea } from './domains/monitoring/area';
 import { movementsArea } from './domains/movements/area';
 import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
@@ -43,5 +44,6 @@ export const AREAS: readonly AreaDefinition[] = [
   riskArea,
   verificationsArea,
   movementsArea,
+  monitoringArea,
   exportsArea,
 ];

@@ -23,6 +23,16 @@ const LOOKUPS = {
       (await trx('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: v }).first('cod_anagrafe'))
       ?? trx('screening_subjects').where({ cod_azienda: tenant, cod_anagrafe: v }).first('cod_anagrafe'),
   },
+  /** A customer of the registry (anagrafe) only: what a movement or an alert is about. */
+  cliente: {
+    message: 'Cliente non trovato in questa azienda',
+    find: (trx: Knex.Transaction, tenant: string, v: string) => trx('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: v }).first('cod_anagrafe'),
+  },
+  /** A relationship (rapporto) of the tenant. */
+  rapporto: {
+    message: 'Rapporto non trovato in questa azienda',
+    find: (trx: Knex.Transaction, tenant: string, v: string) => trx('rapporti').where({ cod_azienda: tenant, cod_rapporto: v }).first('cod_rapporto'),
+  },
   /** The workflow of one of the tenant's records (a case, an onboarding case, a periodic review). */
   workflow: {
     message: 'Processo non trovato in questa azienda',

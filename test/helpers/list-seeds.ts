@@ -334,3 +334,51 @@ Object.assign(LIST_SEEDS, {
     cross join lateral (select (array['pending','in_progress','approved','rejected','expired'])[1 + i % 5] as stato) s,
     (select count(*) from c) ensure_customers_first`),
 } satisfies Record<string, Seed>);
+
+// Monitoring (issue 23): rules (a tenth with a draft only, the rest in force, some with a draft besides) and alerts spread over
+// every state, origin and typology, a tenth made by hand, one in fifty deleted (never listed), over customers and rules of their own.
+const MON_TIPOLOGIE = "array['fan_in','fan_out','picco_volume','importi_tondi','contanti_oltre_soglia','paesi_alto_rischio']";
+Object.assign(LIST_SEEDS, {
+  'monitoring.rules': perTenant(`with r as (
+      insert into monitoring_regole (id, cod_azienda, cod_regola, nome, tipologia, created_by, created_at)
+      select gen_random_uuid(), :tenant, 'regola_' || i, 'Regola ' || md5(i::text), (${MON_TIPOLOGIE})[1 + i % 6], 'seed', now() - i * interval '1 minute'
+      from generate_series(1, :n) i returning id, cod_regola
+    ), v as (select r.id, substring(r.cod_regola from 8)::int as i from r)
+    insert into monitoring_regole_versioni (id, cod_azienda, regola_id, versione, stato, condizione, ambito, livello, punteggio, esito, finestra_dedup_giorni,
+      created_by, updated_by, activated_by, activated_at)
+    select gen_random_uuid(), :tenant, v.id, k, case when k = 2 or v.i % 10 = 0 then 'bozza' else 'attiva' end, '{"campo":"evento.contanti","op":"eq","valore":true}',
+      'evento', 'cliente', 50, 'alert', 30, 'seed', 'seed', case when k = 1 and v.i % 10 <> 0 then 'seed' end, case when k = 1 and v.i % 10 <> 0 then now() end
+    from v cross join generate_series(1, 2) k where k = 1 or (v.i % 3 = 0 and v.i % 10 <> 0)`),
+
+  'monitoring.alerts': async (owner: Knex) => {
+    for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
+      await owner.raw(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+        select :tenant, 'ALRANA-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
+      await owner.raw(`with r as (
+          insert into monitoring_regole (id, cod_azienda, cod_regola, nome, tipologia, created_by)
+          select gen_random_uuid(), :tenant, 'alrreg_' || k, 'Regola ' || k, (${MON_TIPOLOGIE})[1 + k % 6], 'seed' from generate_series(1, 50) k returning id
+        )
+        insert into monitoring_regole_versioni (id, cod_azienda, regola_id, versione, stato, condizione, ambito, livello, punteggio, esito, finestra_dedup_giorni,
+          created_by, updated_by, activated_by, activated_at)
+        select gen_random_uuid(), :tenant, r.id, 1, 'attiva', '{"campo":"evento.contanti","op":"eq","valore":true}', 'giornaliero', 'cliente', 60, 'alert', 30,
+          'seed', 'seed', 'seed', now() from r`, { tenant });
+      await owner.raw(`insert into monitoring_alert (id, cod_azienda, cod_anagrafe, cod_regola, versione, versione_id, tipologia, origine, stato, disposizione, punteggio,
+          data_rilevazione, finestra_da, finestra_a, ultimo_riscontro, riscontri, chiave_dedup, raised_by, assegnatario, cod_caso, escalated_by, escalated_at,
+          chiusura_richiesta_da, chiusura_richiesta_at, closed_by, closed_at, deleted_at, deleted_by, motivo_eliminazione)
+        select gen_random_uuid(), :tenant, 'ALRANA-' || lpad((1 + i % (:n / 20))::text, 5, '0'),
+          case when manual then null else 'alrreg_' || (1 + i % 50) end, case when manual then null else 1 end,
+          case when manual then null else (select v.id from monitoring_regole_versioni v join monitoring_regole r on r.id = v.regola_id
+            where r.cod_azienda = :tenant and r.cod_regola = 'alrreg_' || (1 + i % 50)) end,
+          (${MON_TIPOLOGIE})[1 + i % 6], case when manual then 'manuale' else (array['tempo_reale','giornaliero','replay','kyt'])[1 + i % 4] end,
+          stato, case when stato in ('closing', 'closed') then (array['falso_positivo','giustificato','sospetto'])[1 + i % 3] end, i % 101,
+          timestamptz '2025-01-01' + i * interval '30 minutes', date '2025-01-01' + i / 48, date '2025-01-01' + i / 48 + 7,
+          timestamptz '2025-01-01' + i * interval '30 minutes', 1 + i % 3, 'dedup-' || i, 'seed',
+          case when i % 4 = 1 then (select cod_utente from utenti where username = 'seed-user-' || :tenant) end,
+          case when stato = 'escalated' then gen_random_uuid() end, case when stato = 'escalated' then 'seed' end, case when stato = 'escalated' then now() end,
+          case when stato = 'closing' then 'seed' end, case when stato = 'closing' then now() end,
+          case when stato = 'closed' then 'seed-closer' end, case when stato = 'closed' then now() end,
+          case when i % 50 = 0 then now() end, case when i % 50 = 0 then 'seed' end, case when i % 50 = 0 then 'seed' end
+        from (select i, i % 10 = 0 as manual, (array['new','assigned','closing','escalated','closed'])[1 + (i / 7) % 5] as stato from generate_series(1, :n) i) s`, { tenant, n });
+    }
+  },
+} satisfies Record<string, Seed>);

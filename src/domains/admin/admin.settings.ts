@@ -33,6 +33,10 @@ export const SETTINGS_CATALOGUE = {
   'screening.match_threshold': { ...ratio(), default: 0.85, descrizione: 'Punteggio minimo perché un nominativo sia una corrispondenza', gruppo: 'Screening' },
   'screening.review_threshold': { ...ratio(), default: 0.7, descrizione: 'Punteggio minimo perché un nominativo vada in revisione', gruppo: 'Screening' },
   'screening.four_eyes': { ...bool(), default: true, descrizione: 'La risoluzione di una corrispondenza richiede un secondo operatore', gruppo: 'Screening' },
+  'monitoring.soglia_quattro_occhi': {
+    ...int(0, 101), default: 70, gruppo: 'Monitoraggio',
+    descrizione: 'Punteggio da cui archiviare un alert (falso positivo o giustificato) richiede la conferma di una seconda persona (101: mai)',
+  },
   'cdd.review_years_high': { ...int(1, 10), default: 1, descrizione: 'Anni tra due verifiche periodiche, rischio alto', gruppo: 'Adeguata verifica' },
   'cdd.review_years_medium_high': { ...int(1, 10), default: 2, descrizione: 'Anni tra due verifiche periodiche, rischio medio-alto', gruppo: 'Adeguata verifica' },
   'cdd.review_years_medium': { ...int(1, 10), default: 3, descrizione: 'Anni tra due verifiche periodiche, rischio medio', gruppo: 'Adeguata verifica' },

@@ -210,6 +210,25 @@ export const AUDIT_ACTION_LABELS = {
   'travel_rule.screen': 'Screening del trasferimento eseguito (nomi e indirizzi)',
   'travel_rule.decide': 'Decisione sul trasferimento (travel rule)',
   'travel_rule.complete': 'Dati mancanti del trasferimento integrati',
+
+  // Transaction monitoring and KYT (issue 23): rules and alerts
+  'monitoring.rule.create': 'Regola di monitoraggio creata (prima bozza)',
+  'monitoring.rule.rename': 'Nome o tipologia della regola di monitoraggio cambiati',
+  'monitoring.rule.draft': 'Nuova bozza della regola di monitoraggio dalla versione in vigore',
+  'monitoring.rule.update': 'Bozza della regola di monitoraggio modificata',
+  'monitoring.rule.retire': 'Regola di monitoraggio ritirata',
+  'monitoring.rule.discard': 'Bozza della regola di monitoraggio scartata',
+  'monitoring.rule.activate': 'Versione della regola di monitoraggio messa in vigore',
+  'monitoring.alert.raise': 'Alert generato',
+  'monitoring.alert.hit': 'Nuovo riscontro aggiunto all\'alert',
+  'monitoring.alert.create': 'Alert inserito a mano',
+  'monitoring.alert.assign': 'Alert assegnato',
+  'monitoring.alert.escalate': 'Alert escalato in un caso',
+  'monitoring.alert.close': 'Alert chiuso',
+  'monitoring.alert.propose-closure': 'Chiusura dell\'alert proposta (quattro occhi)',
+  'monitoring.alert.confirm-closure': 'Chiusura dell\'alert confermata (quattro occhi)',
+  'monitoring.alert.reopen': 'Chiusura dell\'alert respinta',
+  'monitoring.alert.delete': 'Alert eliminato',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -104,3 +104,16 @@ export async function movementsMonthlyVolumes(trx: Knex.Transaction, codAnagrafe
     return { mese, entrate: Number(r?.entrate ?? 0), uscite: Number(r?.uscite ?? 0), contanti: Number(r?.contanti ?? 0), numero: r?.numero ?? 0 };
   });
 }
+
+/**
+ * Movements by id (an alert's operations, a movement's page), inside withTenant. Each month's
+ * primary key (id, data_operazione) answers the id; with the dates the caller knows, only those
+ * months are read.
+ */
+export async function movementsByIds(trx: Knex.Transaction, codAzienda: string, ids: readonly string[], dates?: readonly string[]): Promise<MovementRecord[]> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return [];
+  const q = trx('movimenti').select(movementColumns(trx)).where('cod_azienda', codAzienda).whereIn('id', wanted);
+  if (dates?.length) q.whereIn('data_operazione', [...new Set(dates)]);
+  return q.orderBy([{ column: 'movimenti.data_operazione', order: 'desc' }, { column: 'movimenti.id', order: 'desc' }]) as Promise<MovementRecord[]>;
+}

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { WorkflowNotFoundError, type ApplicationFailure } from '@temporalio/client';
 import type { Knex } from 'knex';
 import { recordSearchAttributes } from '../../../../temporal/search-attributes';
@@ -47,11 +46,8 @@ const MAPPING: UpdateErrorMapping = { messages: MESSAGES, failures: ownFailure }
 const tx = (deps: AssessmentDeps, codAzienda: string, actor: string) => <T>(fn: (trx: Knex.Transaction) => Promise<T>) =>
   withTenant(deps.db, { codAzienda, actor }, fn);
 
-/** A stable uuid for a key (an event, a case opened from an assessment): the same key, the same record. */
-export function uuidFromKey(key: string): string {
-  const x = createHash('sha256').update(key).digest('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-4${x.slice(13, 16)}-${((parseInt(x[16]!, 16) & 0x3) | 0x8).toString(16)}${x.slice(17, 20)}-${x.slice(20, 32)}`;
-}
+// A stable uuid for a key (an event, a case opened from an assessment): the same key, the same record.
+export { uuidFromKey } from '../../../kit/ids';
 
 export interface StartAssessmentRequest {
   codAzienda: string;
