@@ -29,6 +29,7 @@ const NOT_REFERENCES: Record<string, string> = {
   'POST /api/risk/calculate/{cod_anagrafe} riferimento': 'free text: what prompted the calculation',
   'POST /api/v1/travel-rule/transazioni riferimento_esterno': 'the sending VASP\'s own reference of the transfer (its idempotency key)',
   'POST /api/v1/screening/run cod_anagrafe': 'the key of the screened subject in the caller\'s tenant, created when new: the screening API also serves subjects outside the registry',
+  'POST /api/monitoring/rules cod_regola': 'the new rule\'s own code, its identity across versions (chosen by the tenant, refused when taken)',
   'POST /api/sanctions/batch-screen subjects.0.cod_anagrafe': 'as for POST /api/v1/screening/run: the key of each screened subject',
 };
 
@@ -63,6 +64,14 @@ const FIXTURES: Record<string, Fixture> = {
     const edd = await staff.post('/api/edd', { cod_anagrafe: a.persone[1], motivi: ['pep'] });
     ok(edd, 'EDD case');
     return { path: `/api/edd/${edd.body.id}/step`, body: { tipo: 'altro', titolo: 'Misura del percorso', assegnatario: a.values.utente } };
+  },
+  'POST /api/monitoring/alerts': async (a) => ({
+    body: { cod_anagrafe: a.persone[0], cod_rapporto: a.values.rapporto, tipologia: 'altro', punteggio: 40, motivazione: 'Percorso dei riferimenti', movimenti: [a.values.movimento] },
+  }),
+  'PUT /api/monitoring/alerts/{id}/assign': async (a, { staff }) => {
+    const alert = await staff.post('/api/monitoring/alerts', { cod_anagrafe: a.persone[1], tipologia: 'altro', punteggio: 40, motivazione: 'Da assegnare' });
+    ok(alert, 'alert by hand');
+    return { path: `/api/monitoring/alerts/${alert.body.id}/assign`, body: { assegnatario: a.values.utente } };
   },
   'POST /api/legami': async (a) => ({ body: { cod_anagrafe_da: a.persone[0], cod_anagrafe_a: a.persone[1], tipo: 'familiare' } }),
   'POST /api/magic-link': async (a) => ({ body: { case_id: a.values.pratica_onboarding } }),
@@ -134,7 +143,7 @@ const WHERE: Record<ReferenceTarget, [string, string, 'is' | 'inside']> = {
   utente: ['utenti', 'cod_utente', 'is'], soggetto: ['anagrafe', 'cod_anagrafe', 'is'], workflow: ['cases', 'workflow_id', 'is'], cdd_pratica: ['cdd_pratiche', 'id', 'is'],
   valutazione: ['rischio_valutazioni', 'cod_valutazione', 'is'], rischio_versione: ['rischio_versioni', 'id', 'is'], pratica_onboarding: ['onboarding_cases', 'id', 'is'],
   rapporto: ['rapporti', 'cod_rapporto', 'is'], documento: ['documenti', 'id', 'is'], rischio_fattore: ['rischio_fattori', 'id', 'is'], nodo_struttura: ['strutture_nodi', 'id', 'is'],
-  titolare_pratica: ['onboarding_cases', 'ubo', 'inside'],
+  titolare_pratica: ['onboarding_cases', 'ubo', 'inside'], cliente: ['anagrafe', 'cod_anagrafe', 'is'], movimento: ['movimenti', 'id', 'is'],
 };
 
 /** Rows of every tenant table, per tenant: what a refused call must leave as it was. */
