@@ -29,7 +29,8 @@ export async function up(knex: Knex): Promise<void> {
     t.text('ateco');
     t.text('professione');
     t.date('data_onboarding');
-    t.decimal('volume_mensile_atteso_eur', 14, 2);
+    // As movements' amounts (numeric(18, 2)); the application takes up to 10^12.
+    t.decimal('volume_mensile_atteso_eur', 18, 2);
     t.text('uso_contanti_atteso');
   });
   const check = (name: string, predicate: string) => knex.raw(`alter table anagrafe add constraint ${name} check (${predicate})`);

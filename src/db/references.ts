@@ -96,10 +96,10 @@ export function checkReferences(db: Knex, tenant: string, actor: string, refs: R
 
 /**
  * Every kind of record a body field may name: the lookups above, and records their own area
- * checks against the record they belong to (a movement's relationship, a document, a risk
- * factor, a node of one verification's structure, a beneficial owner of one onboarding case).
+ * checks against the record they belong to (a document, a risk factor, a node of one
+ * verification's structure, a beneficial owner of one onboarding case, a customer's movement).
  */
-export type ReferenceTarget = ReferenceKind | 'rapporto' | 'documento' | 'rischio_fattore' | 'nodo_struttura' | 'titolare_pratica';
+export type ReferenceTarget = ReferenceKind | 'documento' | 'rischio_fattore' | 'nodo_struttura' | 'titolare_pratica' | 'movimento';
 
 /**
  * Declares a body field a reference to another record (`x-reference` in the OpenAPI document).

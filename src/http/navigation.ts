@@ -17,7 +17,6 @@ export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Clienti', label: 'KYC', href: '/admin/kyc', roles: STAFF, order: 50 },
   { section: 'Clienti', label: 'KYB', href: '/admin/kyb', roles: STAFF, order: 60 },
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },
-  { section: 'Monitoraggio', label: 'KYT', href: '/kyt/alerts', roles: STAFF, order: 20 },
   { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF, order: 40 },
   { section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ONLY, order: 20 },
   { section: 'Indagini', label: 'Filing', href: '/filing', roles: ['admin', 'co', 'sos', 'auditor'], order: 30 },

@@ -356,6 +356,11 @@ describe('CDD and KYC API', function () {
       const profile = await viewer.get(`/api/kyc/anagrafe/${cod}`);
       assert.equal(profile.body.questionario.cod_questionario, ok.body.cod_questionario);
       assert.equal(profile.body.questionario.risposte.professione, 'Ingegnere');
+      // What the completed questionnaire declares is on the record, as a new version by who completed it.
+      const record = await viewer.get(`/api/anagrafe/${cod}`);
+      assert.deepEqual([record.body.professione, record.body.volume_mensile_atteso_eur, record.body.uso_contanti_atteso], ['Ingegnere', 833.33, 'basso']);
+      assert.deepEqual(Object.keys(record.body.versioni[0].campi).sort(), ['professione', 'uso_contanti_atteso', 'volume_mensile_atteso_eur']);
+      assert.match(record.body.versioni[0].changed_by, /analyst/, 'the user who completed it');
       assert.equal((await outsider.get(`/api/kyc/anagrafe/${cod}`)).status, 404);
       assert.equal((await outsider.post(`/api/kyc/anagrafe/${cod}`, { risposte: FULL_ANSWERS })).status, 404);
     });

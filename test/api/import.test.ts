@@ -170,15 +170,16 @@ describe('import API and pages (POST /api/import/:tipo)', function () {
       'persona_fisica;Giuseppe;Verdi;VRDGPP62E15L219G;CLI-0001;;;;;', // a known person, Mario Rossi's code (row 2)
       'persona_fisica;Mario;Rossi;RSSMRA80A01H501U;CLI-9999;;;;;', // known with CLI-0001 (row 3)
       'persona_fisica;Marco;Russo;RSSMRA85T10A562S;CLI 0005;04.11;-3;molto;2999-01-01;', // every new value wrong (row 4)
-      'persona_fisica;Giulia;Verdi;VRDGLI80A41H501S;CLI-0006;47.11.10;1.200,00;Medio;01/02/2023;Negoziante', // good (row 5)
-      'persona_fisica;Francesca;Galli;GLLFNC85M52A662F;CLI-0006;;;;;', // the code row 5 just took (row 6)
+      'persona_fisica;Anna;Gialli;GLLFNC85M52A662F;;;2.000.000.000.000;;;', // a volume beyond what is taken (row 5)
+      'persona_fisica;Giulia;Verdi;VRDGLI80A41H501S;CLI-0006;47.11.10;1.200,00;Medio;01/02/2023;Negoziante', // good (row 6)
+      'persona_fisica;Francesca;Galli;GLLFNC85M52A662F;CLI-0006;;;;;', // the code row 6 just took (row 7)
     ].join('\n');
     const job = await runImport('clienti', 'codici.csv', Buffer.from(csv));
     assert.equal(job.stato, 'completato', job.errore);
-    assert.deepEqual([job.righe_lette, job.righe_importate, job.righe_errate], [5, 1, 4]);
+    assert.deepEqual([job.righe_lette, job.righe_importate, job.righe_errate], [6, 1, 5]);
     const errors = await report(job.id);
     const at = (riga: string) => errors.filter((e) => e[0] === riga).map((e) => e[1]).sort();
-    assert.deepEqual([at('2'), at('3'), at('6')], [['codice_esterno'], ['codice_esterno'], ['codice_esterno']]);
+    assert.deepEqual([at('2'), at('3'), at('5'), at('7')], [['codice_esterno'], ['codice_esterno'], ['volume_mensile_atteso_eur'], ['codice_esterno']]);
     assert.deepEqual(at('4'), ['ateco', 'codice_esterno', 'data_onboarding', 'uso_contanti_atteso', 'volume_mensile_atteso_eur']);
     assert.match(errors.find((e) => e[0] === '2')![2]!, /già del soggetto ANA-\d+/);
     assert.match(errors.find((e) => e[0] === '3')![2]!, /ha già il codice esterno CLI-0001/);

@@ -124,6 +124,10 @@ describe('monitoring alerts: raiseAlerts and /api/monitoring/alerts', function (
       assert.deepEqual(await refused({ regola: { codRegola: 'contanti', versione: 9 } }), ['candidati.0.regola']);
       assert.deepEqual(await refused({}, 'paesi'), ['candidati.0.codRapporto']);
       assert.deepEqual(await refused({ regola: null }), ['candidati.0.regola', 'candidati.0.tipologia']);
+      // A version that only observes raises no alert.
+      const watch = await co.post('/api/monitoring/rules', ruleBody('osserva_solo', { esito: 'osserva' }));
+      await activateDraft(env, tenant, watch.body.bozza.id);
+      assert.deepEqual(await refused({}, 'osserva_solo'), ['candidati.0.regola']);
       // The other tenant's rules are not this tenant's.
       const err = await withTenant(env.deps.db, { codAzienda: other, actor: 'test' }, (trx) => raiseAlerts(trx, other, [hit('contanti', 'C-1', '2026-04-01', '2026-04-01')])).catch((e: unknown) => e);
       assert.deepEqual((err as { errors: { path: string }[] }).errors.map((e) => e.path), ['candidati.0.regola']);
@@ -301,6 +305,28 @@ describe('monitoring alerts: raiseAlerts and /api/monitoring/alerts', function (
       await analyst.put(`/api/monitoring/alerts/${closed.id}/close`, { disposizione: 'falso_positivo', motivazione: 'ok' });
       const refused = await co.put(`/api/monitoring/alerts/${closed.id}/delete`, { motivazione: 'x' });
       assert.deepEqual([refused.status, refused.body.code], [409, 'ALERT_NOT_DELETABLE']);
+    });
+
+    it('lists the KYT alerts apart and decides them from new under the KYT machine: escalate, or close with the same four-eyes step', async () => {
+      const kyt = (k: string, punteggio: number, customer = 'C-1') => newAlert('contanti', customer, '2029-06-01', { origine: 'kyt', punteggio, chiaveRiscontro: k, codDecisione: `DEC-${k}` });
+      const a = await kyt('kyt-1', 60);
+      const list = await viewer.get('/api/kyt/alerts?origine=manuale');
+      assert.equal(list.status, 200, list.text);
+      assert.ok(list.body.items.length >= 1 && list.body.items.every((i: { origine: string }) => i.origine === 'kyt'), 'always the KYT alerts');
+      const page = await viewer.get('/kyt/alerts', { accept: 'text/html' });
+      assert.match(page.text, new RegExp(a.cod_alert));
+      assert.doesNotMatch(page.text, /id="f-origine"/);
+      const detail = await analyst.get(`/api/monitoring/alerts/${a.id}`);
+      assert.deepEqual(detail.body.allowed_actions.sort(), ['close', 'escalate', 'propose-closure']);
+      const assign = await analyst.put(`/api/monitoring/alerts/${a.id}/assign`, { assegnatario: analystUser.cod_utente });
+      assert.deepEqual([assign.status, assign.body.allowed_actions.sort()], [409, ['close', 'escalate', 'propose-closure']]);
+      const esc = await analyst.put(`/api/monitoring/alerts/${a.id}/escalate`, {});
+      assert.deepEqual([esc.status, esc.body.stato, esc.body.cod_caso], [200, 'escalated', caseIdForAlert(tenant, a.id)]);
+      const b = await kyt('kyt-2', 90, 'C-2');
+      const proposed = await analyst.put(`/api/monitoring/alerts/${b.id}/close`, { disposizione: 'falso_positivo', motivazione: 'Exchange regolamentato' });
+      assert.equal(proposed.body.stato, 'closing');
+      const back = await co.put(`/api/monitoring/alerts/${b.id}/reopen`, { motivazione: 'Serve la verifica dell\'indirizzo' });
+      assert.equal(back.body.stato, 'new', 'a KYT alert goes back to new');
     });
 
     it('makes an alert by hand on a customer with the operations picked, checked in the tenant; a retried request makes one alert', async () => {

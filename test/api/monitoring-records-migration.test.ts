@@ -45,7 +45,7 @@ describe('migrations: the records monitoring reads (anagrafe declared profile, m
   it('adds the customer fields and fills them for customers onboarded through the wizard, each as a new version', async () => {
     await db('onboarding_cases').insert({
       id: caseId, cod_azienda: tenant, stato: 'approved', tipo_soggetto: 'persona_fisica', email: 'mario@example.test',
-      cdd_answers: JSON.stringify({ versione: 'cdd-2026-1', risposte: { volume_annuo: '10k_50k', contanti: true } }),
+      cdd_answers: JSON.stringify({ volume_annuo: '10k_50k', contanti: true }), cdd_schema_version: 'cdd-2026-1',
       approved_at: '2025-03-04T23:30:00Z', workflow_id: `onboarding:${tenant}:${caseId}`,
     });
     const row = (cod: string, over: Record<string, unknown> = {}) => ({

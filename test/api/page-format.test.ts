@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { AUDIT_ACTION_LABELS } from '../../src/domains/audit/audit.labels';
 import * as cases from '../../src/domains/cases/cases.labels';
 import * as cdd from '../../src/domains/cdd/cdd.labels';
+import * as monitoring from '../../src/domains/monitoring/monitoring.labels';
 import * as onboarding from '../../src/domains/onboarding/onboarding-admin.labels';
 import * as outbox from '../../src/domains/outbox/outbox.labels';
 import * as recordsLabels from '../../src/domains/records/records.labels';
@@ -20,7 +21,7 @@ const TECHNICAL = new Set(['api-docs']);
 
 const strip = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 /** Keys that are also plain Italian words of the pages' sentences ("il cliente in anagrafe"). */
-const ITALIAN_WORDS = new Set(['altro', 'transizione', 'anagrafe', 'aggiornamento', 'valido']);
+const ITALIAN_WORDS = new Set(['altro', 'transizione', 'anagrafe', 'aggiornamento', 'valido', 'attiva', 'evento', 'manuale', 'giornaliero']);
 
 /**
  * Every value a label dictionary translates, with its label. Values whose label is the same
@@ -42,7 +43,7 @@ function translatedValues(): Map<string, string> {
       else add(k, v);
     }
   };
-  for (const mod of [cases, cdd, onboarding, outbox, screening, records, verifications, { RAPPORTO_TIPO_LABELS }]) for (const [name, value] of Object.entries(mod)) walk(name, value);
+  for (const mod of [cases, cdd, monitoring, onboarding, outbox, screening, records, verifications, { RAPPORTO_TIPO_LABELS }]) for (const [name, value] of Object.entries(mod)) walk(name, value);
   for (const [k, v] of Object.entries(AUDIT_ACTION_LABELS)) add(k, v);
   return out;
 }

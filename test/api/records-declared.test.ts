@@ -60,6 +60,8 @@ describe('records API: external code, sector, occupation, onboarding date and de
     assert.equal(byCode.status, 200, byCode.text);
     assert.deepEqual(byCode.body.items.map((i: { cod_anagrafe: string; codice_esterno: string }) => [i.cod_anagrafe, i.codice_esterno]), [[mario, 'CLI-0001']]);
     assert.deepEqual((await outsider.get('/api/anagrafe?codice_esterno=CLI-0001')).body.items, [], 'another tenant does not see it');
+    // The text search finds it too, by the code as typed.
+    assert.deepEqual((await viewer.get('/api/anagrafe?q=CLI-0001')).body.items.map((i: { cod_anagrafe: string }) => i.cod_anagrafe), [mario]);
     // Another tenant's source system may use the same code: codes are unique per tenant.
     assert.equal((await outsider.post('/api/anagrafe', person({ codice_esterno: 'CLI-0001' }))).status, 201);
   });
@@ -73,6 +75,7 @@ describe('records API: external code, sector, occupation, onboarding date and de
       [{ volume_mensile_atteso_eur: -10 }, 'volume_mensile_atteso_eur', /negativo/],
       [{ volume_mensile_atteso_eur: 'mille' }, 'volume_mensile_atteso_eur', /importo in euro/],
       [{ volume_mensile_atteso_eur: 10.555 }, 'volume_mensile_atteso_eur', /due decimali/],
+      [{ volume_mensile_atteso_eur: 1_000_000_000_000.01 }, 'volume_mensile_atteso_eur', /troppo grande/],
       [{ codice_esterno: 'CLI 0002' }, 'codice_esterno', /senza spazi/],
       [{ codice_esterno: 'x'.repeat(65) }, 'codice_esterno', /64 caratteri/],
       [{ data_onboarding: '2999-01-01' }, 'data_onboarding', /futuro/],
@@ -102,6 +105,9 @@ describe('records API: external code, sector, occupation, onboarding date and de
     // Its own code again is no change.
     const same = await analyst.put(`/api/anagrafe/${giulia.body.cod_anagrafe}`, { codice_esterno: 'CLI-0002' });
     assert.deepEqual([same.status, same.body.campi_modificati], [200, []]);
+    // The largest volume taken is stored as given.
+    const most = await analyst.put(`/api/anagrafe/${giulia.body.cod_anagrafe}`, { volume_mensile_atteso_eur: '1.000.000.000.000' });
+    assert.deepEqual([most.status, most.body.volume_mensile_atteso_eur], [200, 1_000_000_000_000], most.text);
   });
 
   it('updates the fields as a new version and shows the record as it was', async () => {

@@ -29,6 +29,7 @@ const NOT_REFERENCES: Record<string, string> = {
   'POST /api/risk/calculate/{cod_anagrafe} riferimento': 'free text: what prompted the calculation',
   'POST /api/v1/travel-rule/transazioni riferimento_esterno': 'the sending VASP\'s own reference of the transfer (its idempotency key)',
   'POST /api/v1/screening/run cod_anagrafe': 'the key of the screened subject in the caller\'s tenant, created when new: the screening API also serves subjects outside the registry',
+  'POST /api/monitoring/rules cod_regola': 'the new rule\'s own code, its identity across versions (chosen by the tenant, refused when taken)',
   'POST /api/sanctions/batch-screen subjects.0.cod_anagrafe': 'as for POST /api/v1/screening/run: the key of each screened subject',
 };
 
@@ -42,6 +43,12 @@ interface Call {
   body: Record<string, unknown>;
   /** The onboarding applicant calls it (default: the tenant's staff user). */
   applicant?: boolean;
+  /**
+   * Waits for the background work the accepted call started (a risk run writes its results in
+   * batches, with pauses longer than the walk's settling): otherwise the next route's probes would
+   * count those rows as written by a refused call.
+   */
+  settle?: (accepted: TestResponse, staff: TestClient) => Promise<void>;
 }
 type Fixture = (a: TenantRecords, helpers: { staff: TestClient; env: TestEnv }) => Promise<Call>;
 
@@ -64,6 +71,14 @@ const FIXTURES: Record<string, Fixture> = {
       asset: 'ETH', importo: '0.1', importo_eur: 250, data_ora: new Date().toISOString(), cod_anagrafe: a.persone[0], direzione: 'entrata',
     }] },
   }),
+  'POST /api/monitoring/alerts': async (a) => ({
+    body: { cod_anagrafe: a.persone[0], cod_rapporto: a.values.rapporto, tipologia: 'altro', punteggio: 40, motivazione: 'Percorso dei riferimenti', movimenti: [a.values.movimento] },
+  }),
+  'PUT /api/monitoring/alerts/{id}/assign': async (a, { staff }) => {
+    const alert = await staff.post('/api/monitoring/alerts', { cod_anagrafe: a.persone[1], tipologia: 'altro', punteggio: 40, motivazione: 'Da assegnare' });
+    ok(alert, 'alert by hand');
+    return { path: `/api/monitoring/alerts/${alert.body.id}/assign`, body: { assegnatario: a.values.utente } };
+  },
   'POST /api/legami': async (a) => ({ body: { cod_anagrafe_da: a.persone[0], cod_anagrafe_a: a.persone[1], tipo: 'familiare' } }),
   'POST /api/magic-link': async (a) => ({ body: { case_id: a.values.pratica_onboarding } }),
   'POST /api/movimenti': async (a) => ({
@@ -83,7 +98,17 @@ const FIXTURES: Record<string, Fixture> = {
     ok(rule, 'draft rule');
     return { path: `/api/risk/rules/${rule.body.id}`, body: { fattore_id: a.values.rischio_fattore } };
   },
-  'POST /api/risk/runs': async (a) => ({ body: { tipo: 'simulazione', versione_id: a.values.rischio_versione } }),
+  'POST /api/risk/runs': async (a) => ({
+    body: { tipo: 'simulazione', versione_id: a.values.rischio_versione },
+    settle: async (accepted, staff) => {
+      for (let i = 0; i < 240; i++) {
+        const run = await staff.get(`/api/risk/runs/${accepted.body.id}`);
+        if (run.body.stato !== 'running') return;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.fail(`risk run ${accepted.body.id} still running after 2 minutes`);
+    },
+  }),
   'POST /api/ubo': async (a) => ({ body: { cod_anagrafe: a.societa[1], cod_anagrafe_titolare: a.persone[0], percentuale: 30, tipo_controllo: 'proprieta_diretta' } }),
   'POST /api/v1/documenti/records': async (a) => ({ body: { cod_anagrafe: a.persone[0], tipo: 'altro', numero: 'DOC-3' } }),
   'POST /api/v1/esign/ceremony/start': async (a) => ({
@@ -121,10 +146,10 @@ const FIXTURES: Record<string, Fixture> = {
 
 /** Where each kind of record is stored: table, column, and whether the value is the column's or inside it (a case's owners). */
 const WHERE: Record<ReferenceTarget, [string, string, 'is' | 'inside']> = {
-  utente: ['utenti', 'cod_utente', 'is'], soggetto: ['anagrafe', 'cod_anagrafe', 'is'], cliente: ['anagrafe', 'cod_anagrafe', 'is'], workflow: ['cases', 'workflow_id', 'is'], cdd_pratica: ['cdd_pratiche', 'id', 'is'],
+  utente: ['utenti', 'cod_utente', 'is'], soggetto: ['anagrafe', 'cod_anagrafe', 'is'], workflow: ['cases', 'workflow_id', 'is'], cdd_pratica: ['cdd_pratiche', 'id', 'is'],
   valutazione: ['rischio_valutazioni', 'cod_valutazione', 'is'], rischio_versione: ['rischio_versioni', 'id', 'is'], pratica_onboarding: ['onboarding_cases', 'id', 'is'],
   rapporto: ['rapporti', 'cod_rapporto', 'is'], documento: ['documenti', 'id', 'is'], rischio_fattore: ['rischio_fattori', 'id', 'is'], nodo_struttura: ['strutture_nodi', 'id', 'is'],
-  titolare_pratica: ['onboarding_cases', 'ubo', 'inside'],
+  titolare_pratica: ['onboarding_cases', 'ubo', 'inside'], cliente: ['anagrafe', 'cod_anagrafe', 'is'], movimento: ['movimenti', 'id', 'is'],
 };
 
 /** Rows of every tenant table, per tenant: what a refused call must leave as it was. */
@@ -244,6 +269,7 @@ describe('references inside request bodies: the walk over every API write', func
       // The same body with the caller's own records is accepted: the refusals above were the references'.
       const accepted = await send(call.body);
       if (accepted.status < 200 || accepted.status >= 300) failures.push(`${opKey(op)} with the caller's own records: ${accepted.status} ${accepted.text.slice(0, 300)}`);
+      else await call.settle?.(accepted, client);
     }
     assert.deepEqual(failures, [], `${failures.length} of ${probes} probes`);
   });

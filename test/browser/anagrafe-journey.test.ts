@@ -43,7 +43,11 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await page.getByLabel('Via e numero civico').fill('Via Emilia Est 12');
     await page.getByLabel('CAP').fill('41121');
     await page.getByLabel('Città').fill('Modena');
-    await page.getByLabel('Attività o professione').fill('Costruzione di macchine utensili');
+    await page.getByLabel('Attività svolta').fill('Costruzione di macchine utensili');
+    // What monitoring compares the movements with: the sector and the declared profile.
+    await page.getByLabel('Codice ATECO').fill('28.41.00');
+    await page.getByLabel('Volume mensile atteso (euro)').fill('250.000,00');
+    await page.getByLabel('Uso del contante atteso').selectOption('nessuno');
     await page.locator('#f-pep-no').check();
     await page.getByLabel('Classe di rischio').selectOption('medio');
     await page.getByRole('button', { name: 'Registra il soggetto' }).click();
@@ -58,6 +62,8 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await page.waitForURL(/\/anagrafe\/ANA-\d+$/);
     const cod = new URL(page.url()).pathname.split('/').pop()!;
     await page.getByText('Soggetto registrato').waitFor();
+    assert.match(await page.locator('[data-volume-atteso]').innerText(), /250\.000,00\s€/);
+    assert.equal(await page.locator('[data-contanti-atteso]').innerText(), 'Nessuno');
     await screenshot(page, 'anagrafe-02-scheda');
     assert.deepEqual(await seriousA11yViolations(page), []);
 
@@ -66,6 +72,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await page.waitForURL(new RegExp(`/anagrafe/${cod}/modifica$`));
     await page.getByLabel('Classe di rischio').selectOption('alto');
     await page.getByLabel('Telefono').fill('+39 059 555 1234');
+    await page.getByLabel('Uso del contante atteso').selectOption('basso');
     assert.equal(await page.getByLabel('Nome', { exact: true }).count(), 0, 'a company\'s edit form has no first name');
     await toTop(page);
     await screenshot(page, 'anagrafe-03-modifica');
@@ -76,6 +83,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
     await v2.waitFor();
     assert.match(await v2.locator('[data-campo="classe_rischio"]').innerText(), /Classe di rischio\s+Medio\s+→\s*Alto/);
     assert.match(await v2.innerText(), /Modifica/);
+    assert.match(await v2.locator('[data-campo="uso_contanti_atteso"]').innerText(), /Uso del contante atteso\s+Nessuno\s+→\s*Basso/);
     await screenshot(page, 'anagrafe-04-cronologia');
 
     // 3. The file: a beneficial owner drawn in the graph, the relationship and its movements, the risk history.
@@ -83,7 +91,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
     const client = await env.login(co);
     const month = (back: number, d: number) => { const t = new Date(); t.setUTCDate(1); t.setUTCMonth(t.getUTCMonth() - back); t.setUTCDate(d); return t.toISOString().slice(0, 10); };
     const moved = await client.post('/api/movimenti', { movimenti: [0, 1, 2, 3, 4, 5].flatMap((back) => [
-      { cod_rapporto: owner.rapporto, data_operazione: month(back, 5), importo: 20000 + back * 1500, segno: 'entrata', causale: 'Incasso fatture', chiave_esterna: `e-${back}` },
+      { cod_rapporto: owner.rapporto, data_operazione: month(back, 5), importo: 20000 + back * 1500, segno: 'entrata', causale: 'Incasso fatture', chiave_esterna: `e-${back}`, ora_operazione: '10:30' },
       { cod_rapporto: owner.rapporto, data_operazione: month(back, 12), importo: 15000 + back * 900, segno: 'uscita', causale: 'Pagamento fornitori', chiave_esterna: `u-${back}` },
     ]) });
     assert.equal(moved.status, 201, moved.text);
@@ -94,6 +102,7 @@ describe('browser: create a customer, edit it, read its history, open its file',
     assert.equal(await page.locator('[data-storico-rischio] tbody tr').count(), 2, 'created medium, then high');
     await page.locator('section#movimenti').waitFor();
     await page.locator('figure#grafico-movimenti-mese[data-chart-ready]').waitFor();
+    assert.match(await page.locator('[data-movimenti] [data-ora]').first().innerText(), /^10:30$/, 'the time of day in the latest movements');
     await screenshot(page, 'anagrafe-05-fascicolo');
     assert.deepEqual(await seriousA11yViolations(page), []);
 

@@ -384,8 +384,7 @@ Object.assign(LIST_SEEDS, {
 } satisfies Record<string, Seed>);
 
 // Monitoring's evaluation paths: KYT events over customers of their own (three chains, both directions, a year of times), and the
-// runs of the engine (daily batches, one a day, and replays, in every state). The KYT alerts list reads the alerts the
-// 'monitoring.alerts' seed writes with origine 'kyt' (a fifth of them).
+// runs of the engine (daily batches, one a day, and replays, in every state).
 Object.assign(LIST_SEEDS, {
   'monitoring.kyt-events': async (owner: Knex) => {
     for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
@@ -400,7 +399,6 @@ Object.assign(LIST_SEEDS, {
         from generate_series(1, :n) i, lateral (select timestamptz '2025-01-01' + i * interval '25 minutes' as t) s`, { tenant, n });
     }
   },
-  'monitoring.kyt-alerts': async () => { /* the 'monitoring.alerts' seed writes them */ },
   'monitoring.runs': perTenant(`insert into monitoring_esecuzioni (id, cod_azienda, tipo, stato, giorno, dal, al, totale, elaborati, workflow_id, avviata_da, created_at, finished_at)
     select gen_random_uuid(), :tenant, tipo, stato, case when tipo = 'giornaliero' then d end, d, d + case when tipo = 'replay' then 30 else 0 end, 100, 100,
       'monitoring-seed:' || :tenant || ':' || i, 'seed', now() - i * interval '1 minute', case when stato <> 'running' then now() end

@@ -13,13 +13,14 @@ import { cashRule, insertMovements, waitForRun } from './monitoring-runs';
  */
 export async function seedMonitoringEvalPages(env: TestEnv, tenant: string, co: TestClient, analyst: TestClient) {
   const o = env.ownerDb;
+  // Codes of their own (E-n, ER-n): the catalogue's tenant holds the alert pages' customers too.
   await o('anagrafe').insert([1, 2, 3].map((i) => ({
-    cod_azienda: tenant, cod_anagrafe: `C-${i}`, tipo_soggetto: 'persona_fisica', denominazione: ['Lucia Ferri', 'Paolo Conti', 'Marta Galli'][i - 1], created_by: 'test',
+    cod_azienda: tenant, cod_anagrafe: `E-${i}`, tipo_soggetto: 'persona_fisica', denominazione: ['Lucia Ferri', 'Paolo Conti', 'Marta Galli'][i - 1], created_by: 'test',
   })));
-  await o('rapporti').insert([1, 2, 3].map((i) => ({ cod_azienda: tenant, cod_rapporto: `R-${i}`, cod_anagrafe: `C-${i}`, tipo: 'conto_corrente', data_apertura: '2024-01-01', created_by: 'test' })));
+  await o('rapporti').insert([1, 2, 3].map((i) => ({ cod_azienda: tenant, cod_rapporto: `ER-${i}`, cod_anagrafe: `E-${i}`, tipo: 'conto_corrente', data_apertura: '2024-01-01', created_by: 'test' })));
   const wallet = '0x5555555555555555555555555555555555555555';
   const listed = '0x6666666666666666666666666666666666666666';
-  await o('wallets').insert({ id: randomUUID(), cod_azienda: tenant, cod_anagrafe: 'C-2', rete: 'ethereum', indirizzo: wallet, tipo: 'self_hosted', stato: 'verificato' });
+  await o('wallets').insert({ id: randomUUID(), cod_azienda: tenant, cod_anagrafe: 'E-2', rete: 'ethereum', indirizzo: wallet, tipo: 'self_hosted', stato: 'verificato' });
   assert.equal((await co.put('/api/monitoring/liste/indirizzi_crypto_tenant', { aggiungi: [listed], motivazione: 'Indirizzo segnalato da un intermediario' })).status, 200);
   const lista = await co.post('/api/monitoring/liste', { codice: 'controparti_osservate', nome: 'Controparti sotto osservazione', tipo: 'controparti', voci: ['IT60X0542811101000000123456'] });
   assert.equal(lista.status, 201, lista.text);
@@ -33,9 +34,10 @@ export async function seedMonitoringEvalPages(env: TestEnv, tenant: string, co: 
   await activateDraft(env, tenant, kyt.body.bozza.id);
 
   await insertMovements(o, tenant, [
-    { cod: 'C-1', day: '2026-01-10', importo: 7_000 }, { cod: 'C-3', day: '2026-01-12', importo: 8_500 }, { cod: 'C-3', day: '2026-01-20', importo: 500 },
+    { cod: 'E-1', rapporto: 'ER-1', day: '2026-01-10', importo: 7_000 }, { cod: 'E-3', rapporto: 'ER-3', day: '2026-01-12', importo: 8_500 },
+    { cod: 'E-3', rapporto: 'ER-3', day: '2026-01-20', importo: 500 },
   ]);
-  const posted = await analyst.post('/api/movimenti', { cod_rapporto: 'R-1', data_operazione: '2026-01-20', importo: 4_000, segno: 'entrata', contanti: true, causale: 'Versamento', chiave_esterna: 'cat-mon-1' });
+  const posted = await analyst.post('/api/movimenti', { cod_rapporto: 'ER-1', data_operazione: '2026-01-20', importo: 4_000, segno: 'entrata', contanti: true, causale: 'Versamento', chiave_esterna: 'cat-mon-1' });
   assert.equal(posted.body.movimenti[0].decisione.esito, 'alert', posted.text);
   const event = await analyst.post('/api/kyt/events', {
     chain: 'ethereum', hash: `0x${'ab'.repeat(32)}`, indirizzo_da: listed, indirizzo_a: wallet, asset: 'USDT', importo: '2500', importo_eur: 2_310.4, data_ora: '2026-01-21T09:30:00Z',

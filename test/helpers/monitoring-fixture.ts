@@ -1,8 +1,10 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { withTenant } from '../../src/db/tenant';
 import { raiseAlerts, type AlertCandidate } from '../../src/domains/monitoring';
 import type { TestEnv } from './env';
+import type { TestClient } from './http-client';
 
 /**
  * A tenant's monitoring data for the API, page and browser tests: customers, relationships and
@@ -52,3 +54,31 @@ export const hit = (cod: string, codAnagrafe: string, da: string, a: string, ove
   codAnagrafe, regola: { codRegola: cod, versione: 1 }, origine: 'giornaliero', punteggio: 60, dataRilevazione: new Date(`${a}T20:00:00Z`),
   finestraDa: da, finestraA: a, chiaveRiscontro: `${cod}:1:${codAnagrafe}:${a}`, evidenza: { somma_contanti_30g: 12_000, soglia: 10_000 }, ...over,
 });
+
+/**
+ * The monitoring pages of the page catalogue: customers with movements, a rule in force with a
+ * draft, and alerts in three states (new, a dismissal waiting for a second person, escalated into a case).
+ */
+export async function seedMonitoringPages(env: TestEnv, tenant: string, co: TestClient, analyst: TestClient, analystId: string) {
+  const { movements } = await seedCustomers(env.ownerDb, tenant, 3, 4);
+  const rule = await co.post('/api/monitoring/rules', ruleBody('contanti_mensili', { indicatori: ['11.1', '11.2'] }));
+  assert.equal(rule.status, 201, rule.text);
+  await activateDraft(env, tenant, rule.body.bozza.id);
+  const draft = await co.put(`/api/monitoring/rules/${rule.body.id}`, { punteggio: 70 });
+  assert.equal(draft.status, 200, draft.text);
+  const mov = (customer: string) => movements.filter((m) => m.cod_anagrafe === customer).map((m) => ({ id: m.id, data_operazione: m.data_operazione }));
+  const [fresh, closing, escalated] = await raise(env, tenant, [
+    hit('contanti_mensili', 'C-1', '2026-02-20', '2026-03-13', { movimenti: mov('C-1'), punteggio: 60 }),
+    hit('contanti_mensili', 'C-2', '2026-02-20', '2026-03-13', { movimenti: mov('C-2'), punteggio: 85 }),
+    hit('contanti_mensili', 'C-3', '2026-02-20', '2026-03-13', { movimenti: mov('C-3'), punteggio: 90 }),
+  ]);
+  for (const a of [closing!, escalated!]) {
+    const r = await analyst.put(`/api/monitoring/alerts/${a.id}/assign`, { assegnatario: analystId });
+    assert.equal(r.status, 200, r.text);
+  }
+  const proposed = await analyst.put(`/api/monitoring/alerts/${closing!.id}/close`, { disposizione: 'giustificato', motivazione: 'Versamenti degli incassi del bar, coerenti con l\'attività dichiarata.' });
+  assert.equal(proposed.body.stato, 'closing', proposed.text);
+  const esc = await analyst.put(`/api/monitoring/alerts/${escalated!.id}/escalate`, { motivazione: 'Contanti ben oltre il profilo dichiarato' });
+  assert.equal(esc.status, 200, esc.text);
+  return { ruleId: rule.body.id as string, alerts: { fresh: fresh!.id, closing: closing!.id, escalated: escalated!.id }, movement: movements[0]!.id };
+}

@@ -8,12 +8,12 @@ import type { TestClient } from './http-client';
  * run to end, read through the API like the pages read it.
  */
 
-export interface Mov { cod: string; day: string; importo: number; contanti?: boolean; segno?: 'entrata' | 'uscita'; ora?: string; paese?: string }
+export interface Mov { cod: string; day: string; importo: number; contanti?: boolean; segno?: 'entrata' | 'uscita'; ora?: string; paese?: string; rapporto?: string }
 
-/** Movements of customers C-n on their relationship R-n. */
+/** Movements of customers C-n on their relationship R-n (or the relationship given). */
 export async function insertMovements(owner: Knex, tenant: string, movs: readonly Mov[]): Promise<string[]> {
   const rows = movs.map((m, i) => ({
-    id: randomUUID(), cod_azienda: tenant, cod_rapporto: m.cod.replace('C-', 'R-'), cod_anagrafe: m.cod, data_operazione: m.day,
+    id: randomUUID(), cod_azienda: tenant, cod_rapporto: m.rapporto ?? m.cod.replace('C-', 'R-'), cod_anagrafe: m.cod, data_operazione: m.day,
     ora_operazione: m.ora ?? `10:${String(i % 60).padStart(2, '0')}:00`, importo: m.importo, importo_eur: m.importo, segno: m.segno ?? 'entrata',
     contanti: m.contanti ?? true, causale: 'Versamento', canale: 'sportello', controparte_paese: m.paese ?? null,
     chiave_esterna: `imp-${randomUUID()}`, created_by: 'import',

@@ -14,6 +14,7 @@ import { seedRiskBatchPages } from './risk-batch-seed';
 import { seedRiskPortfolio } from './risk-views-fixture';
 import { seedDocumentPages } from './document-pages-seed';
 import { ivms101Payload } from './travel-rule-fixture';
+import { seedMonitoringPages } from './monitoring-fixture';
 import { seedMonitoringEvalPages } from './monitoring-eval-pages-seed';
 
 /**
@@ -57,6 +58,7 @@ export const NOT_PAGES: Record<string, string> = {
   '/onboarding': 'redirects to /onboarding/',
   '/partials/notification-dropdown': 'an htmx fragment of the staff layout, drawn on every staff page',
   '/partials/anagrafe-table': 'an htmx fragment (the customer list\'s table), drawn inside /anagrafe',
+  '/partials/alert-table': 'an htmx fragment (the alert list\'s table), drawn inside /alert',
   '/onboarding/step/:n/riga': 'an htmx fragment (one more row of a step), drawn inside the step page',
   '/health': 'JSON for the load balancer',
   '/auth/me': 'JSON of the signed-in user',
@@ -191,7 +193,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const riskAssessment = await analystApi.post('/api/risk/calculate/ANA-EDD001', {});
   assert.equal(riskAssessment.status, 201, riskAssessment.text);
   const verifications = await seedVerificationPages(env, tenant, analystApi); // console (issue 13)
-  const monitoring = await seedMonitoringEvalPages(env, tenant, coApi, analystApi); // monitoring: evaluation paths
+  // monitoring (issue 23): customers with movements, a rule in force with a draft, alerts new, waiting for a second person, escalated.
+  const monitoring = await seedMonitoringPages(env, tenant, coApi, analystApi, analyst.cod_utente);
+  const monitoringEval = await seedMonitoringEvalPages(env, tenant, coApi, analystApi); // monitoring: evaluation paths
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -234,6 +238,19 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'rischio-valutazione', path: `/rischio/${riskAssessment.body.cod_valutazione}`, visitor: staff(analyst) },
     { name: 'rischio-valutazione-da-confermare', path: `/rischio/${riskSeed.assessments.pending.cod}`, visitor: staff(co) },
     // end VIEWS (risk)
+    // monitoring (issue 23)
+    { name: 'alert', path: '/alert', visitor: staff(co) },
+    { name: 'alert-nuovo', path: '/alert/nuovo?cod_anagrafe=C-1', visitor: staff(analyst) },
+    { name: 'alert-nuovo-dettaglio', path: `/alert/${monitoring.alerts.fresh}`, visitor: staff(analyst) },
+    { name: 'alert-in-chiusura', path: `/alert/${monitoring.alerts.closing}`, visitor: staff(co) },
+    { name: 'alert-escalato', path: `/alert/${monitoring.alerts.escalated}`, visitor: staff(auditor) },
+    { name: 'kyt-alert', path: '/kyt/alerts', visitor: staff(analyst) },
+    { name: 'transazioni', path: '/transazioni', visitor: staff(analyst) },
+    { name: 'transazione', path: `/transazioni/${monitoring.movement}`, visitor: staff(co) },
+    { name: 'monitoraggio-regole', path: '/monitoraggio/regole', visitor: staff(co) },
+    { name: 'monitoraggio-regola', path: `/monitoraggio/regole/${monitoring.ruleId}`, visitor: staff(co) },
+    { name: 'monitoraggio-regola-nuova', path: '/monitoraggio/regole/nuova?tipologia=strutturazione_contanti', visitor: staff(co) },
+    { name: 'monitoraggio-regola-modifica', path: `/monitoraggio/regole/${monitoring.ruleId}/modifica`, visitor: staff(co) },
     // console (issue 13): the KYC and KYB consoles
     { name: 'kyc', path: '/admin/kyc', visitor: staff(analyst) },
     { name: 'kyb', path: '/admin/kyb', visitor: staff(co) },
@@ -312,17 +329,16 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'documento-non-valido', path: `/documenti/${documents.failed}`, visitor: staff(auditor) },
     { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
     // monitoring: evaluation paths (KYT, decisions, runs, named lists, release of a draft)
-    { name: 'kyt-alerts', path: '/kyt/alerts', visitor: staff(analyst) },
-    { name: 'kyt-decisione', path: `/kyt/decision/${monitoring.decisioneKyt}`, visitor: staff(analyst) },
-    { name: 'kyt-decisione-movimento', path: `/kyt/decision/${monitoring.decisioneMovimento}`, visitor: staff(auditor) },
-    { name: 'kyt-evento', path: `/kyt/event/${monitoring.eventoKyt}`, visitor: staff(co) },
+    { name: 'kyt-decisione', path: `/kyt/decision/${monitoringEval.decisioneKyt}`, visitor: staff(analyst) },
+    { name: 'kyt-decisione-movimento', path: `/kyt/decision/${monitoringEval.decisioneMovimento}`, visitor: staff(auditor) },
+    { name: 'kyt-evento', path: `/kyt/event/${monitoringEval.eventoKyt}`, visitor: staff(co) },
     { name: 'monitoraggio-esecuzioni', path: '/monitoraggio/esecuzioni', visitor: staff(co) },
-    { name: 'monitoraggio-esecuzione-replay', path: `/monitoraggio/esecuzioni/${monitoring.replay}`, visitor: staff(auditor) },
-    { name: 'monitoraggio-esecuzione-backtest', path: `/monitoraggio/esecuzioni/${monitoring.backtest}`, visitor: staff(co) },
+    { name: 'monitoraggio-esecuzione-replay', path: `/monitoraggio/esecuzioni/${monitoringEval.replay}`, visitor: staff(auditor) },
+    { name: 'monitoraggio-esecuzione-backtest', path: `/monitoraggio/esecuzioni/${monitoringEval.backtest}`, visitor: staff(co) },
     { name: 'monitoraggio-liste', path: '/monitoraggio/liste', visitor: staff(co) },
-    { name: 'monitoraggio-lista-interna', path: `/monitoraggio/liste/${monitoring.lista}`, visitor: staff(co) },
+    { name: 'monitoraggio-lista-interna', path: `/monitoraggio/liste/${monitoringEval.lista}`, visitor: staff(co) },
     { name: 'monitoraggio-lista-riferimento', path: '/monitoraggio/liste/paesi_alto_rischio', visitor: staff(analyst) },
-    { name: 'monitoraggio-rilascio', path: `/monitoraggio/regole/${monitoring.regola}/rilascio`, visitor: staff(co2) },
+    { name: 'monitoraggio-rilascio', path: `/monitoraggio/regole/${monitoringEval.regola}/rilascio`, visitor: staff(co2) },
   ];
   return { tenant, users: { co, co2, analyst, auditor, admin, superadmin, newcomer }, pages };
 }

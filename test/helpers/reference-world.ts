@@ -90,7 +90,6 @@ export async function tenantRecords(env: TestEnv): Promise<TenantRecords> {
     values: {
       utente: user.cod_utente,
       soggetto: persone[0],
-      cliente: persone[0],
       workflow: caso.body.workflow_id,
       cdd_pratica: pratica.body.id,
       valutazione: await assessment(env.ownerDb, tenant, persone[1], versioneId),
@@ -101,16 +100,27 @@ export async function tenantRecords(env: TestEnv): Promise<TenantRecords> {
       rischio_fattore: (factors.body.items as { id: string }[])[0]!.id,
       nodo_struttura: person.body.id,
       titolare_pratica: await onboardingOwner(onboarding.client, onboarding.base),
+      cliente: persone[0],
+      movimento: await movement(staff, tenant, persone[0]),
     },
   };
+}
+
+/** One movement of the customer's relationship, through the API: its id. */
+async function movement(staff: TestClient, tenant: string, codAnagrafe: string): Promise<string> {
+  const r = await staff.post('/api/movimenti', {
+    cod_rapporto: `RAP-${tenant}-1`, cod_anagrafe: codAnagrafe, data_operazione: new Date().toISOString().slice(0, 10), importo: 250, segno: 'entrata', chiave_esterna: `rif-${tenant}`,
+  });
+  ok(r, 'movement');
+  return (r.body.movimenti as { id: string }[])[0]!.id;
 }
 
 /** A value of each kind that names no record anywhere, shaped like a real one (so only the lookup can refuse it). */
 export function missingValues(caller: string): Record<ReferenceTarget, string> {
   const uuid = () => randomUUID();
   return {
-    utente: uuid(), soggetto: 'ANA-NESSUNO-1', cliente: 'ANA-NESSUNO-2', workflow: `case:${caller}:${uuid()}`, cdd_pratica: uuid(), valutazione: 'VAL-7000000',
+    utente: uuid(), soggetto: 'ANA-NESSUNO-1', workflow: `case:${caller}:${uuid()}`, cdd_pratica: uuid(), valutazione: 'VAL-7000000',
     rischio_versione: uuid(), pratica_onboarding: uuid(), rapporto: 'RAP-NESSUNO-1', documento: uuid(), rischio_fattore: uuid(), nodo_struttura: uuid(),
-    titolare_pratica: uuid(),
+    titolare_pratica: uuid(), cliente: 'ANA-NESSUNO-1', movimento: uuid(),
   };
 }

@@ -131,6 +131,10 @@ describe('onboarding activities', function () {
     assert.equal(anagrafe[0].classe_rischio, 'alto');
     assert.equal(anagrafe[0].punteggio_rischio, 40);
     assert.equal(anagrafe[0].denominazione, 'Alfa Beta S.r.l.');
+    // What monitoring compares with: the onboarding date, the band "over 1M" as 1M / 12 a month, no relevant cash as 'basso'.
+    assert.deepEqual([anagrafe[0].data_onboarding.toLocaleDateString('sv-SE'), Number(anagrafe[0].volume_mensile_atteso_eur), anagrafe[0].uso_contanti_atteso],
+      [new Date().toLocaleDateString('sv-SE', { timeZone: 'Europe/Rome' }), 83_333.33, 'basso']);
+    assert.deepEqual([anagrafe[1].data_onboarding, anagrafe[1].volume_mensile_atteso_eur], [null, null], 'the representative declares nothing');
     assert.equal(anagrafe[2].codice_fiscale, 'BNCMRC70A01F205Z');
 
     const rapporti = await db('rapporti').where({ cod_azienda: tenant });

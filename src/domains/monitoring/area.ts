@@ -1,9 +1,13 @@
 import { defineArea } from '../../kit/area';
 import { STAFF_READ } from '../../kit/roles';
 import { registerAlertRoutes } from './alerts/alerts.routes';
+import { registerAlertNewPage } from './alerts/alerts.new-page';
+import { registerAlertPages } from './alerts/alerts.pages';
+import { registerTransactionPages } from './transactions/transactions.pages';
 import { alertsListWithExport } from './alerts/alerts.export';
 import { alertsHome } from './alerts/alerts.home';
 import { registerRuleRoutes } from './rules/rules.routes';
+import { registerRulePages } from './rules/rules.pages';
 import { monitoringRulesList } from './rules/rules.list';
 import { withEvaluation } from './evaluation/evaluation.area';
 
@@ -14,10 +18,12 @@ import { withEvaluation } from './evaluation/evaluation.area';
 export const monitoringArea = withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
-  routes: [registerAlertRoutes, registerRuleRoutes],
+  // /alert/nuovo before /alert/:id.
+  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages],
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
+    { section: 'Monitoraggio', label: 'KYT', href: '/kyt/alerts', roles: STAFF_READ, order: 20 },
     { section: 'Monitoraggio', label: 'Transazioni', href: '/transazioni', roles: STAFF_READ, order: 30 },
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],

@@ -22,11 +22,11 @@ export async function resolveMovementParties(trx: Knex, codAzienda: string, rows
 Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
   const codes = [...new Set(rows.map((r) => r.cod_rapporto))];
   const executors = [...new Set(rows.flatMap((r) => (r.cod_anagrafe_esecutore ? [r.cod_anagrafe_esecutore] : [])))];
-  const [rapporti, roles] = await Promise.all([
-    trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes).select<{ cod_rapporto: string; cod_anagrafe: string }[]>('cod_rapporto', 'cod_anagrafe'),
-    trx('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
-      .select<Role[]>('cod_rapporto', 'cod_anagrafe', trx.raw('dal::text as dal'), trx.raw('al::text as al')),
-  ]);
+  // One after the other: a tenant transaction is one connection (pg deprecates overlapping queries on a client).
+  const rapporti = await trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
+    .select<{ cod_rapporto: string; cod_anagrafe: string }[]>('cod_rapporto', 'cod_anagrafe');
+  const roles = await trx('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
+    .select<Role[]>('cod_rapporto', 'cod_anagrafe', trx.raw('dal::text as dal'), trx.raw('al::text as al'));
   const known = new Set<string>(executors.length
     ? await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', executors).pluck('cod_anagrafe')
     : []);

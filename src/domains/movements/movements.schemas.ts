@@ -72,7 +72,7 @@ export const movementInputSchema = z.object({
   controparte_paese: z.string().trim().toUpperCase().refine(isCountryCode, 'Paese: codice ISO 3166 di due lettere').optional(),
   chiave_esterna: testo({ max: 200, vuoto: 'Indica la chiave esterna (identifica il movimento nel sistema di origine)' }),
   // Who executed it: any subject of the tenant (a delegate, a legal representative, a third party at the counter).
-  cod_anagrafe_esecutore: code("l'esecutore").optional(),
+  cod_anagrafe_esecutore: refersTo('soggetto', code("l'esecutore").optional()),
 }).superRefine((m, ctx) => {
   if (m.valuta !== 'EUR' && m.importo_eur === undefined) {
     ctx.addIssue({ code: 'custom', path: ['importo_eur'], message: 'Indica il controvalore in euro per un importo in valuta estera' });

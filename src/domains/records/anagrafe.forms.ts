@@ -95,9 +95,9 @@ export function customerFormGroups(edit: boolean, tipo?: string): FieldGroup[] {
       ],
     },
   ];
-  // Editing, the type is known: a company has no first name or birth, a person no partita IVA (the
+  // Editing, the type is known: a company has no first name, birth or occupation, a person no partita IVA (the
   // create form, whose type is chosen on it, shows every field: it works without JavaScript).
-  const hidden = new Set(tipo === 'societa' ? ['nome', 'cognome', 'data_nascita', 'luogo_nascita'] : tipo === 'persona_fisica' ? ['partita_iva'] : []);
+  const hidden = new Set(tipo === 'societa' ? ['nome', 'cognome', 'data_nascita', 'luogo_nascita', 'professione'] : tipo === 'persona_fisica' ? ['partita_iva'] : []);
   return groups.map((g) => ({ ...g, fields: g.fields.filter((f) => !hidden.has(f.name)) }));
 }
 

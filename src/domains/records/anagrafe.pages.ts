@@ -63,7 +63,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
     const result = await listCustomers(deps, tenantOf(ctx), user(ctx), q);
     const filters = {
       q: q.q ?? '', tipo: q.tipo ?? '', classe_rischio: q.classe_rischio ?? '', stato: q.stato ?? '',
-      pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', sort: q.sort,
+      pep: q.pep === undefined ? '' : String(q.pep), paese: q.paese ?? '', codice_esterno: q.codice_esterno ?? '', sort: q.sort,
     };
     // The export answers with the same filters as the list on screen (GET /api/export/anagrafe).
     const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '' && v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();

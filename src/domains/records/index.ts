@@ -20,6 +20,6 @@ export { createDocumento, type DocumentoInput } from './documents.commands';
 export * from './records.vocabulary';
 export * from './records.labels';
 export { isoDate, todayInRome } from './records.dates';
-export { declaredFromAnswers, declaredVolumes, yearlyVolumeOf, VOLUME_ANNUO_BANDS, type DeclaredFields } from './records.declared';
+export { declaredFromAnswers, declaredVolumes, yearlyVolumeOf, MAX_VOLUME_EUR, VOLUME_ANNUO_BANDS, type DeclaredFields } from './records.declared';
 export { checkAteco, ATECO_FORMAT_MESSAGE, ATECO_DIVISION_MESSAGE } from './ateco';
 export { checkExternalCode, CODICE_ESTERNO_MESSAGE } from './records.external-code';

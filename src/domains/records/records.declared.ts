@@ -28,6 +28,9 @@ const inBand = (band: string, yearly: number) => {
   return !!b && (yearly > b.from || (b.from === 0 && yearly >= 0)) && (b.to === null || yearly <= b.to);
 };
 
+/** The largest declared monthly volume taken (as the largest movement): a thousand billion euro. */
+export const MAX_VOLUME_EUR = 1_000_000_000_000;
+
 const cents = (v: number) => Math.round(v * 100) / 100;
 
 /**

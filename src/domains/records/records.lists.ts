@@ -6,7 +6,8 @@ import type { ClasseRischio, StatoAnagrafe, TipoDocumento, TipoLegame, TipoSogge
  * The records area's lists (docs/lists.md); their indexes are in the records migration.
  * A text search that looks like a code (a cod_anagrafe, a codice fiscale, a partita IVA) is an
  * equality on indexed columns, so finding one customer among 100,000 reads one index entry;
- * other text is a case-insensitive match on the name, read in the sort's index order.
+ * other text is a case-insensitive match on the name, read in the sort's index order. Either also
+ * finds the customer whose external code (codice_esterno) is the term.
  */
 
 /** A term shaped like a code: no spaces, digits in it, 11 characters or more, or ANA-... */
@@ -42,11 +43,12 @@ export const customersList = defineList<{
   search: {
     apply: (qb, like, term) => {
       const t = term.trim();
+      // The external code (the source system's, as typed: codes may differ by case) is looked for both ways.
       if (looksLikeCode(t)) {
         const code = t.toUpperCase();
-        qb.where((w) => w.where('cod_anagrafe', code).orWhere('codice_fiscale', code).orWhere('partita_iva', code));
+        qb.where((w) => w.where('cod_anagrafe', code).orWhere('codice_fiscale', code).orWhere('partita_iva', code).orWhere('codice_esterno', t));
       } else {
-        qb.whereILike('denominazione', like);
+        qb.where((w) => w.whereILike('denominazione', like).orWhere('codice_esterno', t));
       }
     },
     sample: 'Rossi',

@@ -5,6 +5,7 @@ import { projectRoot } from '../../config';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { listParamsShape, listResponse } from '../../kit/list';
 import { checkAteco } from './ateco';
+import { MAX_VOLUME_EUR } from './records.declared';
 import { CODICE_ESTERNO_MESSAGE, EXTERNAL_CODE_PATTERN } from './records.external-code';
 import { normaliseTaxId } from './tax-id';
 import { customersList, documentsList, linksList, ownersList, relationshipsList } from './records.lists';
@@ -51,7 +52,7 @@ const euro = z.preprocess((v) => {
   // A dot before groups of three digits is the thousands' (2.500 is two thousand five hundred), as Italians write.
   const n = s.includes(',') || /^\d{1,3}(\.\d{3})+$/.test(s) ? s.replace(/\./g, '').replace(',', '.') : s;
   return /^\d{1,13}(\.\d{1,2})?$/.test(n) ? Number(n) : v;
-}, z.number({ message: VOLUME_MESSAGE }).min(0, 'L\'importo non può essere negativo').max(1_000_000_000_000, 'Importo troppo grande')
+}, z.number({ message: VOLUME_MESSAGE }).min(0, 'L\'importo non può essere negativo').max(MAX_VOLUME_EUR, 'Importo troppo grande')
   .refine((x) => Math.abs(x * 100 - Math.round(x * 100)) < 1e-6, 'Al massimo due decimali').optional());
 
 const addressSchema = z.object({

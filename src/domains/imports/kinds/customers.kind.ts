@@ -1,6 +1,6 @@
 import {
   checkAteco, checkExternalCode, createOrMatchCustomer, dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva,
-  normalisePartitaIva, normaliseTaxId, todayInRome, CLASSI_RISCHIO, TIPI_SOGGETTO, USI_CONTANTI, type CustomerFields, type TipoSoggetto,
+  normalisePartitaIva, normaliseTaxId, todayInRome, CLASSI_RISCHIO, MAX_VOLUME_EUR, TIPI_SOGGETTO, USI_CONTANTI, type CustomerFields, type TipoSoggetto,
 } from '../../records';
 import type { ImportKind, Parsed, RowError } from '../import-kind';
 import { parseAmount, parseBool, parseCountry, parseDate, parseText, rowChecker, type Cell } from '../import-values';
@@ -64,7 +64,8 @@ export const customersKind: ImportKind<CustomerFields> = {
       data_onboarding: take('data_onboarding', pastDate),
       volume_mensile_atteso_eur: take('volume_mensile_atteso_eur', (r) => {
         const c = parseAmount(r, { zero: true });
-        return c.ok ? { ok: true, value: Number(c.value) } : c;
+        if (!c.ok) return c;
+        return Number(c.value) <= MAX_VOLUME_EUR ? { ok: true, value: Number(c.value) } : { ok: false, messaggio: 'Importo troppo grande' };
       }),
       uso_contanti_atteso: take('uso_contanti_atteso', oneOf(USI_CONTANTI, 'Uso del contante atteso')),
     };

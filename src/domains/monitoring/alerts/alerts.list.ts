@@ -28,7 +28,7 @@ export const alertsList = defineList<{
     'a.id', 'a.cod_alert', 'a.cod_azienda', 'a.cod_anagrafe', 'a.cod_rapporto', 'a.cod_regola', 'a.versione', 'a.tipologia', 'a.origine', 'a.stato',
     'a.disposizione', 'a.punteggio', 'a.data_rilevazione', db.raw('a.finestra_da::text as finestra_da'), db.raw('a.finestra_a::text as finestra_a'),
     'a.ultimo_riscontro', 'a.riscontri', 'a.assegnatario', 'a.cod_caso', 'a.sos_suggerita', 'a.chiusura_richiesta_da', 'a.closed_at', 'a.created_at', 'a.updated_at',
-    'an.denominazione as cliente_nome',
+    'a.cod_decisione', 'an.denominazione as cliente_nome',
     // Read through the row's JSON so the list works before and after the customer's external code exists (issue 23, part 0).
     db.raw("to_jsonb(an.*) ->> 'codice_esterno' as codice_esterno"),
     'r.nome as regola_nome',

@@ -60,14 +60,14 @@ export interface RaisedAlert {
   esito: 'nuovo' | 'aggiornato' | 'gia_registrato';
 }
 
-interface RuleVersion { id: string; versione: number; tipologia: string; livello: 'cliente' | 'rapporto'; finestra_dedup_giorni: number }
+interface RuleVersion { id: string; versione: number; tipologia: string; livello: 'cliente' | 'rapporto'; finestra_dedup_giorni: number; esito: 'alert' | 'osserva' }
 
 async function ruleVersion(trx: Knex.Transaction, codAzienda: string, codRegola: string, versione: number, cache: Map<string, RuleVersion>) {
   const key = `${codRegola}:${versione}`;
   if (!cache.has(key)) {
     const v = await trx('monitoring_regole_versioni as v').join('monitoring_regole as r', 'r.id', 'v.regola_id')
       .where({ 'r.cod_azienda': codAzienda, 'r.cod_regola': codRegola, 'v.versione': versione })
-      .first('v.id', 'v.versione', 'r.tipologia', 'v.livello', 'v.finestra_dedup_giorni') as RuleVersion | undefined;
+      .first('v.id', 'v.versione', 'r.tipologia', 'v.livello', 'v.finestra_dedup_giorni', 'v.esito') as RuleVersion | undefined;
     if (!v) return undefined;
     cache.set(key, v);
   }
@@ -99,6 +99,8 @@ export async function raiseAlerts(trx: Knex.Transaction, codAzienda: string, can
     const c = parsed.data;
     const v = c.regola ? await ruleVersion(trx, codAzienda, c.regola.codRegola, c.regola.versione, cache) : undefined;
     if (c.regola && !v) throw new ValidationError([{ path: `candidati.${indice}.regola`, message: `rule ${c.regola.codRegola} v${c.regola.versione} not found` }]);
+    // A version that only observes records its hits in the decision, never as alerts.
+    if (v?.esito === 'osserva') throw new ValidationError([{ path: `candidati.${indice}.regola`, message: `rule ${c.regola!.codRegola} v${v.versione} only observes: it raises no alert` }]);
     if (v?.livello === 'rapporto' && !c.codRapporto) throw new ValidationError([{ path: `candidati.${indice}.codRapporto`, message: 'a rule evaluated per relationship names the relationship' }]);
     out.push({ indice, ...await raiseOne(trx, codAzienda, c, v, actor, opts.alertId) });
   }

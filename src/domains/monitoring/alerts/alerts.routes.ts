@@ -34,6 +34,12 @@ export const registerAlertRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
+    method: 'GET', path: '/api/kyt/alerts', summary: 'Elenco degli alert KYT (trasferimenti di cripto-attività): gli stessi filtri, origine sempre kyt', tag: 'KYT',
+    access: staff(STAFF_READ), query: listAlertsQuery, response: alertListResponse,
+    handler: (ctx, { query }) => tenantTx(deps, tenantOf(ctx), user(ctx), (trx) => listAlerts(trx, tenantOf(ctx), { ...query, origine: 'kyt' }, user(ctx).cod_utente)),
+  });
+
+  router.api({
     method: 'POST', path: '/api/monitoring/alerts', summary: 'Inserisce a mano un alert su un cliente, con i movimenti che lo motivano', tag,
     access: staff(rolesFor(alertMachine, 'assign')), body: createAlertSchema, response: detailWithAudit, status: 201,
     handler: async (ctx, { body }) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refersTo } from '../../../db/references';
 import { testo, testoOpzionale } from '../../../http/text-field';
 import { listParamsShape, listResponse } from '../../../kit/list';
 import { CASE_PRIORITA } from '../../../../workflows/case/case.contract';
@@ -31,7 +32,7 @@ export const listAlertsQuery = z.object({
 export type ListAlertsQuery = z.infer<typeof listAlertsQuery>;
 
 export const assignAlertSchema = z.object({
-  assegnatario: z.uuid({ message: 'Scegli un assegnatario valido' }),
+  assegnatario: refersTo('utente', z.uuid({ message: 'Scegli un assegnatario valido' })),
 });
 
 export const closeAlertSchema = z.object({
@@ -54,13 +55,13 @@ export const deleteAlertSchema = z.object({
 
 /** An alert made by hand on a customer, with the operations the analyst picked. */
 export const createAlertSchema = z.object({
-  cod_anagrafe: code(64, 'il cliente'),
-  cod_rapporto: code(64, 'il rapporto').optional().or(empty),
+  cod_anagrafe: refersTo('cliente', code(64, 'il cliente')),
+  cod_rapporto: refersTo('rapporto', code(64, 'il rapporto').optional().or(empty)),
   tipologia: z.enum(TIPOLOGIE, { message: 'Scegli una tipologia valida' }),
   punteggio: z.coerce.number({ message: 'Indica il punteggio: un numero intero' }).int('Indica il punteggio: un numero intero')
     .min(0, 'Il punteggio va da 0 a 100').max(100, 'Il punteggio va da 0 a 100'),
   motivazione: testo({ max: 5_000, multiline: true, vuoto: 'Descrivi perché apri l\'alert' }),
-  movimenti: z.array(z.uuid({ message: 'Movimento non valido' }), { message: 'Indica un elenco di movimenti' }).max(200, 'Al massimo 200 movimenti').optional().default([]),
+  movimenti: z.array(refersTo('movimento', z.uuid({ message: 'Movimento non valido' })), { message: 'Indica un elenco di movimenti' }).max(200, 'Al massimo 200 movimenti').optional().default([]),
   finestra_da: day('Inizio del periodo').optional().or(empty),
   finestra_a: day('Fine del periodo').optional().or(empty),
 }).superRefine((b, ctx) => {
@@ -75,6 +76,8 @@ export const alertRecordSchema = z.object({
   ultimo_riscontro: z.string(), riscontri: z.number(), assegnatario: z.string().nullable(), cod_caso: z.string().nullable(), sos_suggerita: z.boolean(),
   chiusura_richiesta_da: z.string().nullable(), closed_at: z.string().nullable(), created_at: z.string(), updated_at: z.string(),
   cliente_nome: z.string().nullable(), codice_esterno: z.string().nullable(), regola_nome: z.string().nullable(),
+  // The decision that raised it (a KYT alert is named by it: POST /api/kyt/alerts/:codDecisione/escalate).
+  cod_decisione: z.string().nullable(),
 });
 export const alertListResponse = listResponse(alertRecordSchema);
 

@@ -3,10 +3,9 @@ import type { AreaDefinition } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
 import { createMonitoringReleaseActivities } from '../../../../activities/monitoring-release/monitoring-release.activities';
 import { createMonitoringRunsActivities } from '../../../../activities/monitoring-runs/monitoring-runs.activities';
-import { registerKytAlertList } from '../kyt/kyt.alerts-list';
 import { registerKytPages } from '../kyt/kyt.pages';
 import { registerKytRoutes } from '../kyt/kyt.routes';
-import { kytAlertsList, kytEventsList } from '../kyt/kyt.list';
+import { kytEventsList } from '../kyt/kyt.list';
 import { registerListPages } from '../lists/lists.pages';
 import { registerListRoutes } from '../lists/lists.routes';
 import { registerReleasePages } from '../release/release.pages';
@@ -30,10 +29,8 @@ export function withEvaluation(area: AreaDefinition): AreaDefinition {
     routes: [
       ...(area.routes ?? []), registerKytRoutes, registerListRoutes, registerRunRoutes, registerReleaseRoutes,
       registerKytPages, registerListPages, registerRunPages, registerReleasePages,
-      // GET /api/kyt/alerts and /kyt/alerts (the monitoring area's alert pages may serve them instead: drop this line and the navigation entry).
-      registerKytAlertList,
     ],
-    lists: [...(area.lists ?? []), kytEventsList, kytAlertsList, monitoringRunsList],
+    lists: [...(area.lists ?? []), kytEventsList, monitoringRunsList],
     activities: (deps) => ({ ...area.activities?.(deps), ...createMonitoringRunsActivities(deps), ...createMonitoringReleaseActivities(deps) }),
     workflowModules: [
       ...(area.workflowModules ?? []),
@@ -42,7 +39,6 @@ export function withEvaluation(area: AreaDefinition): AreaDefinition {
     ],
     navigation: [
       ...(area.navigation ?? []),
-      { section: 'Monitoraggio', label: 'Alert KYT', href: '/kyt/alerts', roles: STAFF_READ, order: 20 },
       { section: 'Monitoraggio', label: 'Elaborazioni', href: '/monitoraggio/esecuzioni', roles: STAFF_READ, order: 40 },
       { section: 'Monitoraggio', label: 'Liste di riferimento', href: '/monitoraggio/liste', roles: STAFF_READ, order: 45 },
     ],

@@ -1,16 +1,13 @@
 import type { Knex } from 'knex';
 import { runList, tenantScope } from '../../../kit/list';
 import { KYT_COLUMNS, type KytEventRow } from './kyt.commands';
-import { kytAlertsList, kytEventsList } from './kyt.list';
-import type { ListKytAlertsQuery, ListKytEventsQuery } from './kyt.schemas';
+import { kytEventsList } from './kyt.list';
+import type { ListKytEventsQuery } from './kyt.schemas';
 
-/** Reads of KYT events and KYT alerts, inside withTenant (the tenant predicate explicit besides). */
+/** Reads of KYT events and of the alerts of KYT decisions, inside withTenant (the tenant predicate explicit besides). */
 
 export const listKytEvents = (trx: Knex.Transaction, codAzienda: string, q: ListKytEventsQuery) =>
   runList<KytEventRow>(trx, kytEventsList, tenantScope(codAzienda), q);
-
-export const listKytAlerts = (trx: Knex.Transaction, codAzienda: string, q: ListKytAlertsQuery) =>
-  runList<Record<string, unknown>>(trx, kytAlertsList, tenantScope(codAzienda), q);
 
 const EVENT_CODE = /^KYT-\d{7,}$/;
 

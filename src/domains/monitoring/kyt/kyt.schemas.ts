@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { recordDecisionSchema } from '../../../kit/evaluators';
 import { listParamsShape, listResponse } from '../../../kit/list';
-import { ALERT_STATES } from '../../../../workflows/monitoring-alert/monitoring-alert.machine';
 import { CASE_PRIORITA } from '../../../../workflows/case/case.contract';
 import { refersTo } from '../../../db/references';
 import { testoOpzionale } from '../../../http/text-field';
-import { kytAlertsList, kytEventsList } from './kyt.list';
+import { kytEventsList } from './kyt.list';
 
 /** Most events one POST carries. */
 export const MAX_KYT_EVENTS_PER_REQUEST = 500;
@@ -95,20 +94,6 @@ export const listKytEventsQuery = z.object({
 });
 export type ListKytEventsQuery = z.infer<typeof listKytEventsQuery>;
 export const kytEventListResponse = listResponse(kytEventRecord);
-
-export const listKytAlertsQuery = z.object({
-  stato: z.enum(ALERT_STATES).optional().or(empty),
-  cod_anagrafe: customerCode('il cliente').optional().or(empty),
-  ...listParamsShape(kytAlertsList),
-});
-export type ListKytAlertsQuery = z.infer<typeof listKytAlertsQuery>;
-
-export const kytAlertRecord = z.object({
-  id: z.string(), cod_alert: z.string(), cod_anagrafe: z.string(), cliente_nome: z.string().nullable(), cod_regola: z.string().nullable(),
-  regola_nome: z.string().nullable(), tipologia: z.string(), stato: z.enum(ALERT_STATES), punteggio: z.number(), data_rilevazione: z.string(),
-  riscontri: z.number(), cod_decisione: z.string().nullable(), cod_caso: z.string().nullable(), created_at: z.string(),
-});
-export const kytAlertListResponse = listResponse(kytAlertRecord);
 
 export const escalateKytSchema = z.object({
   motivazione: testoOpzionale({ max: 5_000, multiline: true }),
