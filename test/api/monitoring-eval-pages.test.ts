@@ -53,6 +53,9 @@ describe('monitoring evaluation pages (/kyt, /monitoraggio/esecuzioni, /monitora
     const fragment = await html(viewer, `/transazioni/${seed.movimento}/decisione`);
     assert.match(fragment, new RegExp(`data-decision="${seed.decisioneMovimento}"`));
     assert.doesNotMatch(fragment, /<html/);
+    const movementPage = await html(viewer, `/transazioni/${seed.movimento}`);
+    assert.match(movementPage, new RegExp(`data-decision>Decisione <a[^>]*href="/kyt/decision/${seed.decisioneMovimento}"`));
+    assert.match(movementPage, /data-rule="contanti_30g" data-fired="true"/, 'the movement\'s page shows the trace');
     await html(outsider, `/kyt/decision/${seed.decisioneMovimento}`, 404);
     await html(outsider, `/transazioni/${seed.movimento}/decisione`, 404);
     await html(viewer, '/kyt/decision/DEC-20260101-0000000000000', 404);

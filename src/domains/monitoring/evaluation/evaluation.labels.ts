@@ -1,3 +1,5 @@
+import { SEGNO_LABELS } from '../monitoring.labels';
+
 /** Italian labels of the evaluation paths (docs/ui.md, "Words"); the API keeps the identifiers. */
 
 export const ESITO_DECISIONE_LABELS: Record<string, string> = { nessuna_anomalia: 'Nessuna anomalia', alert: 'Alert', blocco: 'Blocco' };
@@ -24,4 +26,10 @@ export const STATO_RILASCIO_TONES: Record<string, string> = { non_richiesta: 'se
 export const DIREZIONE_KYT_LABELS: Record<string, string> = { entrata: 'In entrata (il cliente riceve)', uscita: 'In uscita (il cliente invia)' };
 export const RISOLTO_DA_LABELS: Record<string, string> = {
   wallet: 'Wallet del cliente (onboarding)', travel_rule: 'Trasferimento travel rule del cliente', cod_anagrafe: 'Codice cliente indicato', codice_esterno: 'Codice esterno indicato',
+};
+
+/** What the decision trace (views/monitoring/_decision-trace.njk) reads from `labels`. */
+export const TRACE_LABELS = {
+  esitoDecisione: ESITO_DECISIONE_LABELS, esitoDecisioneTone: ESITO_DECISIONE_TONES, tipoDecisione: TIPO_DECISIONE_LABELS, origineDecisione: ORIGINE_DECISIONE_LABELS,
+  esitoRegola: ESITO_REGOLA_DECISA_LABELS, esitoAlert: ESITO_ALERT_DECISIONE_LABELS, direzione: DIREZIONE_KYT_LABELS, segno: SEGNO_LABELS, fonte: FONTE_EVENTO_LABELS,
 };

@@ -11,21 +11,13 @@ import { kytAlertMachine } from '../../../../workflows/monitoring-alert/kyt-aler
 import { findAlert } from '../alerts/alerts.repo';
 import { allowedFor } from '../alerts/alerts.service';
 import { STATO_LABELS, STATO_TONES, TIPOLOGIA_LABELS } from '../monitoring.labels';
-import { SEGNO_LABELS } from '../monitoring.labels';
-import {
-  DIREZIONE_KYT_LABELS, ESITO_ALERT_DECISIONE_LABELS, ESITO_DECISIONE_LABELS, ESITO_DECISIONE_TONES, ESITO_REGOLA_DECISA_LABELS, FONTE_EVENTO_LABELS,
-  ORIGINE_DECISIONE_LABELS, RISOLTO_DA_LABELS, TIPO_DECISIONE_LABELS,
-} from '../evaluation/evaluation.labels';
+import { RISOLTO_DA_LABELS, TRACE_LABELS } from '../evaluation/evaluation.labels';
 import { traceByCode, traceOfMovement } from '../evaluation/trace';
 import { findKytEvent, kytAlertOfDecision } from './kyt.repo';
 import { escalateKytDecision } from './kyt.routes';
 import { escalateKytSchema } from './kyt.schemas';
 
-export const traceLabels = {
-  esitoDecisione: ESITO_DECISIONE_LABELS, esitoDecisioneTone: ESITO_DECISIONE_TONES, tipoDecisione: TIPO_DECISIONE_LABELS, origineDecisione: ORIGINE_DECISIONE_LABELS,
-  esitoRegola: ESITO_REGOLA_DECISA_LABELS, esitoAlert: ESITO_ALERT_DECISIONE_LABELS, direzione: DIREZIONE_KYT_LABELS, segno: SEGNO_LABELS, fonte: FONTE_EVENTO_LABELS,
-};
-export const kytPageLabels = { ...traceLabels, stato: STATO_LABELS, statoTone: STATO_TONES, tipologia: TIPOLOGIA_LABELS, risoltoDa: RISOLTO_DA_LABELS };
+export const kytPageLabels = { ...TRACE_LABELS, stato: STATO_LABELS, statoTone: STATO_TONES, tipologia: TIPOLOGIA_LABELS, risoltoDa: RISOLTO_DA_LABELS };
 
 /**
  * The KYT pages (docs/monitoring.md, "KYT"): the KYT alerts, a decision's trace (any decision:

@@ -11,6 +11,8 @@ import { listMovements, listMovementsQuery, movementsByIds, SEGNO_LABELS, SEGNO_
 import { getCustomer } from '../../records';
 import { alertsOfMovement } from '../alerts/alerts.repo';
 import { STATO_LABELS, STATO_TONES, TIPOLOGIA_LABELS } from '../monitoring.labels';
+import { traceOfMovement } from '../evaluation/trace';
+import { TRACE_LABELS } from '../evaluation/evaluation.labels';
 
 const FILTERS = ['cod_anagrafe', 'cod_rapporto', 'dal', 'al', 'importo_min', 'importo_max', 'contanti', 'segno'] as const;
 const labels = { segno: SEGNO_LABELS, segnoTone: SEGNO_TONES, stato: STATO_LABELS, statoTone: STATO_TONES, tipologia: TIPOLOGIA_LABELS };
@@ -45,9 +47,13 @@ export const registerTransactionPages: RegisterRoutes = (router, { deps, views }
     const d = await tx(ctx, async (trx) => {
       const [m] = await movementsByIds(trx, codAzienda, [id]);
       if (!m) return undefined;
-      return { m, customer: await getCustomer(trx, m.cod_anagrafe), alerts: await alertsOfMovement(trx, codAzienda, m.id) };
+      return {
+        m, customer: await getCustomer(trx, m.cod_anagrafe), alerts: await alertsOfMovement(trx, codAzienda, m.id),
+        // The monitoring's decision on it, with its trace (docs/monitoring.md, "Real time"); null while pending.
+        trace: (await traceOfMovement(trx, codAzienda, m.id, m.data_operazione)) ?? null,
+      };
     });
     if (!d) throw notFound('Operazione');
-    render(ctx, views, 'transazioni/detail.njk', { ...d, labels });
+    render(ctx, views, 'transazioni/detail.njk', { ...d, labels: { ...labels, ...TRACE_LABELS } });
   });
 };
