@@ -14,3 +14,8 @@ export {
 export { subIndice, indicatoriUif, unknownIndicatori } from './monitoring.indicators';
 export { TIPOLOGIE, TIPOLOGIA_LABELS, isTipologia, type Tipologia } from './monitoring.typologies';
 export { STATO_LABELS as ALERT_STATO_LABELS, ORIGINE_LABELS, DISPOSIZIONE_LABELS } from './monitoring.labels';
+// Evaluation paths (docs/monitoring.md, "Evaluation paths"): the store they read through, and the engine's queue.
+export type { MonitoringStore } from './evaluation/store';
+export { platformStore } from './evaluation/store.platform';
+export { monitoringStore, useMonitoringStore } from './evaluation/store.current';
+export { DEFAULT_ENGINE_TASK_QUEUE } from '../../../workflows/lib/engine-queue';

@@ -7,7 +7,7 @@ import { recordEvaluations, type Evaluated } from './record';
 import { engineInstance } from './realtime';
 import { ruleSetFor } from './rule-set';
 import type { MonitoringStore } from './store';
-import { platformStore } from './store.platform';
+import { monitoringStore } from './store.current';
 
 /**
  * The daily batch's evaluation of some customers on one closed day (docs/monitoring.md, "Daily
@@ -17,7 +17,7 @@ import { platformStore } from './store.platform';
  * caller's tenant transaction.
  */
 export async function evaluateClosedDay(trx: Knex.Transaction, codAzienda: string, giorno: Giorno, cods: readonly string[], opts: { store?: MonitoringStore } = {}) {
-  const store = opts.store ?? platformStore;
+  const store = opts.store ?? monitoringStore();
   const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
   const profiles = await store.profiles(trx, codAzienda, cods);
   const histories = await store.histories(trx, codAzienda, cods, addDays(giorno, -set.regole.giorni_storico), giorno);

@@ -4,7 +4,7 @@ import { computeAggregate } from '../engine/engine.aggregates';
 import { addDays, dayNumber } from '../engine/engine.dates';
 import { ruleSetFor } from './rule-set';
 import type { MonitoringStore } from './store';
-import { platformStore } from './store.platform';
+import { monitoringStore } from './store.current';
 
 /**
  * The peer medians of a day (docs/monitoring.md, peer_ratio): for every peer_ratio the rules in
@@ -25,7 +25,7 @@ function median(values: number[]): number {
 export async function computePeerStatistics(
   trx: Knex.Transaction, codAzienda: string, giorno: Giorno, opts: { store?: MonitoringStore; heartbeat?: () => void } = {},
 ): Promise<{ clienti: number; gruppi: number; aggregati: number }> {
-  const store = opts.store ?? platformStore;
+  const store = opts.store ?? monitoringStore();
   const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
   const aggregates = peerAggregates(set.regole);
   if (!aggregates.length) return { clienti: 0, gruppi: 0, aggregati: 0 };

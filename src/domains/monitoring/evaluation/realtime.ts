@@ -7,7 +7,7 @@ import { decisionKey } from './decisions.repo';
 import { recordEvaluations, type DecisionSummary, type Evaluated } from './record';
 import { ruleSetFor } from './rule-set';
 import type { MonitoringStore } from './store';
-import { platformStore } from './store.platform';
+import { monitoringStore } from './store.current';
 
 /**
  * Real time (docs/monitoring.md, "Evaluation paths"): events already committed (movements of a
@@ -37,7 +37,7 @@ export async function evaluateEvents(trx: Knex.Transaction, codAzienda: string, 
 } = {}): Promise<Map<string, DecisionSummary>> {
   const out = new Map<string, DecisionSummary>();
   if (!events.length) return out;
-  const store = opts.store ?? platformStore;
+  const store = opts.store ?? monitoringStore();
   const started = performance.now();
   const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
   const cods = [...new Set(events.map((e) => e.cod_anagrafe))];

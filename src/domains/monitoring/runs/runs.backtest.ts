@@ -3,7 +3,7 @@ import { replayCustomer, type CandidatoAlert } from '../engine';
 import { addDays } from '../engine/engine.dates';
 import { ruleSetFor, versionHash, type RuleVersionData } from '../evaluation/rule-set';
 import type { MonitoringStore } from '../evaluation/store';
-import { platformStore } from '../evaluation/store.platform';
+import { monitoringStore } from '../evaluation/store.current';
 import type { RunRow } from './runs.repo';
 import { storedPeers } from './runs.replay';
 
@@ -46,7 +46,7 @@ function alertsOf(candidati: readonly CandidatoAlert[]): SideAlert[] {
 }
 
 export async function backtestBatch(trx: Knex.Transaction, run: RunRow, cods: readonly string[], opts: { store?: MonitoringStore } = {}) {
-  const store = opts.store ?? platformStore;
+  const store = opts.store ?? monitoringStore();
   const codAzienda = run.cod_azienda;
   const draft = await ruleVersionData(trx, codAzienda, run.versione_id!);
   if (!draft || draft.stato !== 'bozza' || versionHash(draft) !== run.versione_hash) throw new BacktestDraftChanged();

@@ -5,7 +5,7 @@ import { addDays } from '../engine/engine.dates';
 import { toCandidates } from '../evaluation/candidates';
 import { ruleSetFor } from '../evaluation/rule-set';
 import type { MonitoringStore } from '../evaluation/store';
-import { platformStore } from '../evaluation/store.platform';
+import { monitoringStore } from '../evaluation/store.current';
 import type { RunRow } from './runs.repo';
 
 /**
@@ -16,7 +16,7 @@ import type { RunRow } from './runs.repo';
  * The peer medians are the ones stored for each day (none before the daily batch first ran).
  */
 export async function replayBatch(trx: Knex.Transaction, run: RunRow, cods: readonly string[], opts: { store?: MonitoringStore } = {}) {
-  const store = opts.store ?? platformStore;
+  const store = opts.store ?? monitoringStore();
   const codAzienda = run.cod_azienda;
   const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
   const profiles = await store.profiles(trx, codAzienda, cods);
