@@ -1,4 +1,5 @@
 import type { Condizione, Lettura } from '../../../kit/conditions';
+import type { Tipologia } from '../monitoring.typologies';
 
 /**
  * The monitoring engine's contract (docs/monitoring.md): what it reads (a customer's profile and
@@ -87,15 +88,10 @@ export interface ProfiloCliente {
 }
 
 /**
- * The typologies the standard templates detect (templates/typologies.ts labels them); a tenant's
- * own rule may name `altro`.
+ * The typologies (one list: monitoring.typologies.ts, which labels them); a tenant's own rule may
+ * name `altro`.
  */
-export const TIPOLOGIE = [
-  'frazionamento_contanti', 'contanti_oltre_soglia', 'picco_velocita', 'picco_volume', 'paesi_alto_rischio', 'importi_tondi',
-  'transito_rapido', 'fan_in', 'fan_out', 'riattivazione_dormiente', 'incoerenza_volume_dichiarato', 'contanti_non_dichiarati',
-  'cripto_indirizzi_sanzionati', 'cripto_indirizzi_lista', 'altro',
-] as const;
-export type CodiceTipologia = (typeof TIPOLOGIE)[number];
+export type CodiceTipologia = Tipologia;
 
 /** `evento`: evaluated on each movement as it arrives; `giornaliero`: evaluated when a day closes. */
 export type AmbitoRegola = 'evento' | 'giornaliero';

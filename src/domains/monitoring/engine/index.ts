@@ -9,7 +9,8 @@ export type {
   ListaRiferimento, ListeRiferimento, LivelloRegola, MovimentoMonitorato, ProfiloCliente, RapportoMonitorato, Segno, StatistichePari,
   StatoDedup, StatoVersione, TipoSoggetto, UsoContanti, VersioneRegola,
 } from './engine.types';
-export { TIPOLOGIE, USI_CONTANTI } from './engine.types';
+export { USI_CONTANTI } from './engine.types';
+export { TIPOLOGIE } from '../monitoring.typologies';
 export { prepareRules, RegolaNonValidaError, type RegolaPreparata, type RegolePreparate } from './engine.rules';
 export { evaluateDay, evaluateEvent, isDue, MAX_EVIDENCE_MOVEMENTS, type InputEvento, type InputGiorno } from './engine.evaluate';
 export { replayCustomer, type EsitoReplay, type InputReplay } from './engine.replay';
