@@ -155,6 +155,9 @@ describe('KYT events and alerts (/api/kyt/*) and the named lists (/api/monitorin
       assert.deepEqual([mixed.status, paths(mixed)], [422, ['eventi.1.cod_anagrafe']]);
       assert.equal(Number((await env.ownerDb('kyt_eventi').where({ cod_azienda: tenant }).count('* as n'))[0]!.n), before);
       assert.equal((await viewer.post('/api/kyt/events', event())).status, 403);
+      // A day of the right shape that is on no calendar is the query's 422, not the database's 500.
+      const noDay = await analyst.get('/api/kyt/events?al=0000-00-00&dal=2026-02-30');
+      assert.deepEqual([noDay.status, paths(noDay)], [422, ['al', 'dal']]);
     });
 
     it('lists the events and the KYT alerts of the tenant only, with their filters', async () => {

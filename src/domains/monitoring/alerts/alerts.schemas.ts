@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayField } from '../../../http/day-field';
 import { refersTo } from '../../../db/references';
 import { testo, testoOpzionale } from '../../../http/text-field';
 import { listParamsShape, listResponse } from '../../../kit/list';
@@ -9,9 +10,7 @@ import { alertsList } from './alerts.list';
 
 const empty = z.literal('').transform(() => undefined);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-const day = (what: string) => z.string().regex(ISO_DAY, { message: `${what}: una data AAAA-MM-GG`, abort: true })
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), `${what}: una data esistente`);
+const day = dayField;
 const code = (max: number, what: string) => z.string().trim().min(1, `Indica ${what}`).max(max, `${what}: al massimo ${max} caratteri`);
 
 export const listAlertsQuery = z.object({

@@ -4,6 +4,7 @@ import { listParamsShape, listResponse } from '../../../kit/list';
 import { CASE_PRIORITA } from '../../../../workflows/case/case.contract';
 import { refersTo } from '../../../db/references';
 import { testoOpzionale } from '../../../http/text-field';
+import { dayField, isCalendarDay } from '../../../http/day-field';
 import { kytEventsList } from './kyt.list';
 
 /** Most events one POST carries. */
@@ -82,15 +83,14 @@ export const submitKytEventsResponse = z.object({
 });
 
 const empty = z.literal('').transform(() => undefined);
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 export const listKytEventsQuery = z.object({
   cod_anagrafe: customerCode('il cliente').optional().or(empty),
   chain: z.string().trim().toLowerCase().regex(/^[a-z0-9][a-z0-9_-]{1,31}$/, 'Blockchain non valida').optional().or(empty),
-  dal: z.string().regex(ISO_DAY, 'Dal: una data AAAA-MM-GG').optional().or(empty),
-  al: z.string().regex(ISO_DAY, 'Al: una data AAAA-MM-GG').optional().or(empty),
+  dal: dayField('Dal').optional().or(empty),
+  al: dayField('Al').optional().or(empty),
   ...listParamsShape(kytEventsList),
 }).superRefine((q, ctx) => {
-  if (q.dal && q.al && q.dal > q.al) ctx.addIssue({ code: 'custom', path: ['al'], message: 'La data finale precede quella iniziale' });
+  if (q.dal && q.al && isCalendarDay(q.dal) && isCalendarDay(q.al) && q.dal > q.al) ctx.addIssue({ code: 'custom', path: ['al'], message: 'La data finale precede quella iniziale' });
 });
 export type ListKytEventsQuery = z.infer<typeof listKytEventsQuery>;
 export const kytEventListResponse = listResponse(kytEventRecord);

@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { dayField } from '../../../http/day-field';
 import { listParamsShape, listResponse } from '../../../kit/list';
 import { RUN_STATI, RUN_TIPI } from '../../../../workflows/monitoring-runs/monitoring-runs.contract';
 import { monitoringRunsList } from './runs.list';
 
 const empty = z.literal('').transform(() => undefined);
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-export const day = (what: string) => z.string({ message: `${what}: una data AAAA-MM-GG` }).trim()
-  .regex(ISO_DAY, { message: `${what}: una data AAAA-MM-GG`, abort: true })
-  .refine((v) => { const d = new Date(`${v}T00:00:00Z`); return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v); }, `${what}: una data esistente`)
+export const day = (what: string) => dayField(what)
   .refine((v) => v >= '2000-01-01' && v <= '2099-12-31', `${what}: tra il 2000 e il 2099`);
 
 /** The longest period a replay or a backtest covers in one run (the engine reads each customer's history in memory). */
