@@ -11,6 +11,7 @@ import { projectRoot } from '../src/config';
 import { summariseFuzzReport } from './fuzz-report';
 import { openCase } from '../test/api/onboarding-fixtures';
 import { getTestEnv, stopTestEnv } from '../test/helpers/env';
+import { ruleBody } from '../test/helpers/monitoring-fixture';
 import { TestClient } from '../test/helpers/http-client';
 import { nextTotpCode } from '../test/helpers/totp';
 
@@ -66,6 +67,9 @@ async function ownTarget(): Promise<Target> {
   const ids = [applicant.caseId, user.cod_utente, tenant];
   const created = await staff.post('/api/cases', { titolo: 'Caso del fuzzer', tipo: 'operazione_sospetta', priorita: 'media' });
   if (created.status === 201) ids.push(created.body.id);
+  // A monitoring rule with a draft: its routes (update, backtest, release) get past the 404.
+  const rule = await staff.post('/api/monitoring/rules', ruleBody('regola_del_fuzzer'));
+  if (rule.status === 201) ids.push(rule.body.id);
   const throwaway = async () => cookieOf(await env.login(await env.createUser({ tenant, roles: [...roles] })), ['cp_sid']);
   say(`stack up at ${env.baseUrl}; tenant ${tenant}`);
   return {
