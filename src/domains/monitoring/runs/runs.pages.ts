@@ -78,8 +78,12 @@ export const registerRunPages: RegisterRoutes = (router, { deps, views }) => {
         ...(run.attiva_id ? [{ name: 'Versione in vigore', data: run.backtest.per_giorno.attiva, tone: 'blue' }] : []),
       ],
     } : null;
+    const polled = ctx.query.frammento === 'avanzamento';
+    // The progress polls itself; what a run shows once ended (a backtest's comparison, chart and
+    // customers) is outside it, so the poll that sees the end reloads the whole page.
+    if (polled && run.stato !== 'running') ctx.set('HX-Refresh', 'true');
     render(ctx, views, 'monitoring/run.njk', { run, chart, labels, canRun: canRun(ctx), workflowUrl: deps.temporal.webUiLink(run.workflow_id) },
-      { fragment: ctx.query.frammento === 'avanzamento' ? 'monitoring/_run-progress.njk' : undefined });
+      { fragment: polled ? 'monitoring/_run-progress.njk' : undefined });
   });
 
   router.post(`${BASE}/:id/annulla`, staff(RULE_EDITORS), async (ctx) => {
