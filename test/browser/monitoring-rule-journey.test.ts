@@ -87,6 +87,7 @@ describe('browser: a monitoring rule from the builder to a case', function () {
     assert.equal(await page.locator('#r1_valore').getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByLabel('Codice').inputValue(), 'contanti_mese_15k');
     assert.match(await page.locator('[data-preview-problems]').innerText(), /Condizione 2, valore: Indica un numero/);
+    assert.match(await page.locator('[data-not-saved]').innerText(), /La bozza non è stata salvata[\s\S]*Condizione 2, valore/, 'said at the top, where the page reloads');
     await expectAccessible(page, 'the builder with a malformed value');
     await shot(page, '02-valore-non-valido');
     await page.locator('#r1_valore').fill('15.000');

@@ -74,7 +74,7 @@ const CONTROL_NAMES: Record<string, string> = {
   contanti: 'contanti', paesi: 'paesi di controparte', storico: 'storico (giorni)',
 };
 /** `r1_valore` as the form names it: "Condizione 2, valore". */
-function rowControlName(key: string): string {
+export function rowControlName(key: string): string {
   const m = /^r(\d+)_(.+)$/.exec(key);
   return m ? `Condizione ${Number(m[1]) + 1}, ${CONTROL_NAMES[m[2]!] ?? m[2]}` : key;
 }
