@@ -56,6 +56,9 @@ describe('monitoring evaluation pages (/kyt, /monitoraggio/esecuzioni, /monitora
     const movementPage = await html(viewer, `/transazioni/${seed.movimento}`);
     assert.match(movementPage, new RegExp(`data-decision>Decisione <a[^>]*href="/kyt/decision/${seed.decisioneMovimento}"`));
     assert.match(movementPage, /data-rule="contanti_30g" data-fired="true"/, 'the movement\'s page shows the trace');
+    const alerts = await viewer.get(`/api/monitoring/alerts?cod_anagrafe=E-1`);
+    const alertPage = await html(viewer, `/alert/${alerts.body.items[0].id}`);
+    assert.match(alertPage, new RegExp(`data-trace>[\\s\\S]*data-decision="${seed.decisioneMovimento}"[\\s\\S]*data-rule="contanti_30g" data-fired="true"`), 'the alert\'s page shows the trace of its decision');
     await html(outsider, `/kyt/decision/${seed.decisioneMovimento}`, 404);
     await html(outsider, `/transazioni/${seed.movimento}/decisione`, 404);
     await html(viewer, '/kyt/decision/DEC-20260101-0000000000000', 404);
@@ -100,6 +103,9 @@ describe('monitoring evaluation pages (/kyt, /monitoraggio/esecuzioni, /monitora
     assert.match(future.text, /id="f-giorno-err"/);
 
     const backtest = await html(co, `/monitoraggio/esecuzioni/${seed.backtest}`);
+    assert.match(backtest, /Backtest di una bozza · Contanti oltre 10000 in 30 giorni/, 'the page names the rule it tried');
+    const polled = await co.get(`/monitoraggio/esecuzioni/${seed.backtest}?frammento=avanzamento`, { accept: 'text/html', 'hx-request': 'true' });
+    assert.equal(polled.headers.get('hx-refresh'), 'true', 'the poll that sees the end reloads the page (the comparison is outside the progress)');
     assert.match(backtest, /data-backtest-summary/);
     assert.match(backtest, /id="grafico-backtest"/);
     assert.match(backtest, /data-only="solo_bozza"[\s\S]*Marta Galli/, 'the draft alone alerts the customer under the old threshold');

@@ -65,6 +65,7 @@ describe('monitoring rule pages: /monitoraggio/regole and the builder', function
     assert.match(bad.text, /id="r2_valore-err">Indica un numero/);
     assert.match(bad.text, /id="f-punteggio-err">Indica il punteggio: un numero intero/);
     assert.match(bad.text, /name="r2_valore" value="molti"/);
+    assert.match(bad.text, /data-not-saved>[\s\S]*href="#r1_contanti">Condizione 2, contanti: [\s\S]*href="#r2_valore">Condizione 3, valore: Indica un numero/, 'the top of the page says the draft was not saved and links each problem');
     assert.equal(await env.ownerDb('monitoring_regole').where({ cod_azienda: tenant, cod_regola: 'rotta' }).first(), undefined);
     const json = await admin.submitForm('/monitoraggio/regole/nuova', { ...base, cod_regola: 'rotta', modo: 'json', righe: '0', condizione_json: '{"tutti":[{"campo":"evento.segno","op":"boh","valore":"x"}]}', azione: 'salva' }, '/monitoraggio/regole/nuova');
     assert.equal(json.status, 422);

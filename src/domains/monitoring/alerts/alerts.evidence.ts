@@ -16,7 +16,8 @@ function text(v: unknown): string {
   if (v === null || v === undefined) return '—';
   if (typeof v === 'boolean') return v ? 'sì' : 'no';
   if (typeof v === 'number') return numero(v);
-  if (typeof v === 'string') return v;
+  // A day as Italians write it; any other text as recorded.
+  if (typeof v === 'string') return /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v.slice(8, 10)}/${v.slice(5, 7)}/${v.slice(0, 4)}` : v;
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object' || x === null) ? v.map(text).join(', ') : JSON.stringify(v);
   return JSON.stringify(v);
 }

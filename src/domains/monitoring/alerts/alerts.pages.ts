@@ -24,6 +24,8 @@ import { assignAlertSchema, closeAlertSchema, deleteAlertSchema, escalateAlertSc
 import { alertDetail } from './alerts.service';
 import { alertTimeline } from './alerts.timeline';
 import { evidenceRows } from './alerts.evidence';
+import { TRACE_LABELS } from '../evaluation/evaluation.labels';
+import { traceByCode } from '../evaluation/trace';
 
 export const alertLabels = {
   stato: STATO_LABELS, statoTone: STATO_TONES, disposizione: DISPOSIZIONE_LABELS, disposizioneTone: DISPOSIZIONE_TONES, origine: ORIGINE_LABELS, tipologia: TIPOLOGIA_LABELS,
@@ -84,10 +86,12 @@ export const registerAlertPages: RegisterRoutes = (router, { deps, views }) => {
   const showDetail = async (ctx: Ctx, id: string, f: FormState = {}) => {
     const d = await alertDetail(deps, tenantOf(ctx), ctx.state.user!, id);
     const tenant = tenantOf(ctx);
-    const { users, names, timelineItems } = await tx(ctx, async (trx) => {
+    const { users, names, timelineItems, trace } = await tx(ctx, async (trx) => {
       const n = await userNames(trx, [d.assegnatario, d.assigned_by, d.chiusura_richiesta_da, d.closed_by, d.escalated_by,
         ...d.audit.map((a: { data?: Record<string, unknown> | null }) => a.data?.assegnatario as string | undefined)]);
-      return { users: await assignableUsers(trx, tenant), names: n, timelineItems: await alertTimeline(trx, d.audit, n) };
+      // The decision behind the alert (its latest hit's): every rule and the values it read, on the alert's own page.
+      const t = d.cod_decisione ? await traceByCode(trx, tenant, d.cod_decisione) : undefined;
+      return { users: await assignableUsers(trx, tenant), names: n, timelineItems: await alertTimeline(trx, d.audit, n), trace: t ?? null };
     });
     const machine = machineFor(d);
     const diagram = await stateDiagramView(machine, {
@@ -97,7 +101,7 @@ export const registerAlertPages: RegisterRoutes = (router, { deps, views }) => {
     const allowed = new Set(d.allowed_actions);
     const me = ctx.state.user!.cod_utente;
     render(ctx, views, 'alert/detail.njk', {
-      a: d, names, diagram, timelineItems, labels: alertLabels, evidenza: evidenceRows(d.evidenza),
+      a: d, names, diagram, timelineItems, trace, labels: { ...alertLabels, ...TRACE_LABELS }, evidenza: evidenceRows(d.evidenza),
       can: {
         assign: allowed.has('assign'), close: allowed.has('close') || allowed.has('propose-closure'), confirm: allowed.has('confirm-closure'),
         reopen: allowed.has('reopen'), escalate: allowed.has('escalate'), delete: hasRole(ctx.state.user, ALERT_DELETERS) && DELETABLE.includes(d.stato),

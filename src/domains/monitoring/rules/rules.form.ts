@@ -61,11 +61,22 @@ export function preview(state: BuilderState) {
   const built = buildCondition(state);
   if (built.jsonError) return { frase: null, problemi: [built.jsonError] };
   const issues = validateMonitoringCondition(built.condizione);
-  const rowErrors = Object.values(built.errors);
+  // The preview sits under every row: each problem says which condition and control it is about.
+  const rowErrors = Object.entries(built.errors).map(([key, message]) => `${rowControlName(key)}: ${message}`);
   if (issues.length || rowErrors.length) {
     return { frase: null, problemi: [...rowErrors, ...issues.map((i) => `${['condizione', ...i.path].join('.')}: ${i.message}`)] };
   }
   return { frase: describeMonitoringCondition(built.condizione as Condizione), problemi: [] as string[] };
+}
+
+const CONTROL_NAMES: Record<string, string> = {
+  campo: 'dato', op: 'confronto', valore: 'valore', valore2: 'fino a', fn: 'aggregato', finestra: 'ultimi giorni', segno: 'movimenti',
+  contanti: 'contanti', paesi: 'paesi di controparte', storico: 'storico (giorni)',
+};
+/** `r1_valore` as the form names it: "Condizione 2, valore". */
+export function rowControlName(key: string): string {
+  const m = /^r(\d+)_(.+)$/.exec(key);
+  return m ? `Condizione ${Number(m[1]) + 1}, ${CONTROL_NAMES[m[2]!] ?? m[2]}` : key;
 }
 
 const opt = (value: string, label: string) => ({ value, label });

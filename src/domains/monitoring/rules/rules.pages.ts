@@ -16,7 +16,7 @@ import {
 import { isTipologia, TIPOLOGIE } from '../monitoring.typologies';
 import { buildCondition, conditionToRows, emptyRow, readBuilder, type BuilderState } from './rules.builder';
 import { createRule, discardDraft, retireRule, updateRuleDraft } from './rules.commands';
-import { checkRuleForm, formOptions, OPERATORE_LABELS, preview } from './rules.form';
+import { checkRuleForm, formOptions, OPERATORE_LABELS, preview, rowControlName } from './rules.form';
 import { listRules, ruleDetail, type VersionRow } from './rules.repo';
 import { ruleActor } from './rules.routes';
 import { createRuleSchema, listRulesQuery, updateRuleSchema } from './rules.schemas';
@@ -83,6 +83,9 @@ export const registerRulePages: RegisterRoutes = (router, { deps, views }) => {
     render(ctx, views, 'monitoraggio/regole/form.njk', {
       mode, values, builder: state, errors: problems.errors ?? {}, rowErrors: problems.rows ?? {}, general: problems.general ?? [], refusal: problems.refusal ?? null,
       anteprima: preview(state), options: formOptions(), labels,
+      // A refused save reloads the page at its top, far from the rows: say so there, each problem linked to its control.
+      notSaved: status === 422 && Object.keys(problems.rows ?? {}).length
+        ? Object.entries(problems.rows!).map(([id, message]) => ({ id, text: `${rowControlName(id)}: ${message}` })) : [],
       selectedIndicatori: Array.isArray(values.indicatori) ? values.indicatori : typeof values.indicatori === 'string' ? [values.indicatori] : [],
       action: mode.kind === 'new' ? '/monitoraggio/regole/nuova' : `/monitoraggio/regole/${mode.id}/modifica`,
     }, { status });

@@ -10,6 +10,7 @@ import { STATO_RUN_LABELS, STATO_RUN_TONES, TIPO_RUN_LABELS } from '../evaluatio
 import { cancelRun, lastClosedDay, startDaily, startReplay } from './runs.commands';
 import { listRuns } from './runs.repo';
 import { runDetail } from './runs.routes';
+import { ruleVersionData } from './runs.backtest';
 import { listRunsQuery, startDailySchema, startReplaySchema } from './runs.schemas';
 
 const BASE = '/monitoraggio/esecuzioni';
@@ -78,8 +79,16 @@ export const registerRunPages: RegisterRoutes = (router, { deps, views }) => {
         ...(run.attiva_id ? [{ name: 'Versione in vigore', data: run.backtest.per_giorno.attiva, tone: 'blue' }] : []),
       ],
     } : null;
-    render(ctx, views, 'monitoring/run.njk', { run, chart, labels, canRun: canRun(ctx), workflowUrl: deps.temporal.webUiLink(run.workflow_id) },
-      { fragment: ctx.query.frammento === 'avanzamento' ? 'monitoring/_run-progress.njk' : undefined });
+    const polled = ctx.query.frammento === 'avanzamento';
+    // A backtest's page names the rule and version it tried, not only "a draft".
+    const regola = run.tipo === 'backtest' && run.versione_id && !polled
+      ? await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => ruleVersionData(trx, tenantOf(ctx), run.versione_id!))
+      : undefined;
+    // The progress polls itself; what a run shows once ended (a backtest's comparison, chart and
+    // customers) is outside it, so the poll that sees the end reloads the whole page.
+    if (polled && run.stato !== 'running') ctx.set('HX-Refresh', 'true');
+    render(ctx, views, 'monitoring/run.njk', { run, chart, regola, labels, canRun: canRun(ctx), workflowUrl: deps.temporal.webUiLink(run.workflow_id) },
+      { fragment: polled ? 'monitoring/_run-progress.njk' : undefined });
   });
 
   router.post(`${BASE}/:id/annulla`, staff(RULE_EDITORS), async (ctx) => {
