@@ -13,6 +13,14 @@ export async function userNames(trx: Knex.Transaction, ids: (string | null | und
     [r.cod_utente, `${r.nome} ${r.cognome} (${r.username})`]));
 }
 
+/** Display names of the users a record refers to by username (processes that record the actor as signed in). */
+export async function userNamesByUsername(trx: Knex.Transaction, usernames: (string | null | undefined)[]): Promise<Record<string, string>> {
+  const wanted = [...new Set(usernames.filter((v): v is string => !!v))];
+  if (!wanted.length) return {};
+  const rows = await trx('utenti').whereIn('username', wanted).select('username', 'nome', 'cognome');
+  return Object.fromEntries(rows.map((r: { username: string; nome: string; cognome: string }) => [r.username, `${r.nome} ${r.cognome} (${r.username})`]));
+}
+
 /** Active users of the tenant who can be assigned a record (case, match, alert...). */
 export async function assignableUsers(trx: Knex.Transaction, codAzienda: string) {
   return trx('utenti').where({ cod_azienda: codAzienda, attivo: true })

@@ -5,6 +5,7 @@ import { redirectWithFlash, render, type Ctx } from '../../../http/render';
 import { staff } from '../../../kit/access';
 import type { RegisterRoutes } from '../../../kit/area';
 import { isUuid } from '../../../kit/ids';
+import { userNamesByUsername } from '../../../kit/users';
 import { rolesFor } from '../../../kit/process';
 import { STAFF_READ } from '../../../kit/roles';
 import { allowedActions } from '../../../../workflows/lib/machine';
@@ -57,8 +58,9 @@ export const registerReleasePages: RegisterRoutes = (router, { deps, views }) =>
     const allowed = view?.rilascio?.stato === 'in_attesa'
       ? allowedActions(releaseMachine, 'in_attesa', staffActor(user), { richiesto_da: view.rilascio.richiesto_da }) : [];
     const al = lastClosedDay();
+    const names = await tx(ctx, (trx) => userNamesByUsername(trx, [view?.rilascio?.richiesto_da_username, view?.rilascio?.deciso_da, ...backtests.map((b) => b.avviata_da)]));
     render(ctx, views, 'monitoring/release.njk', {
-      rule: detail, view, backtests, allowed, labels, errors,
+      rule: detail, view, backtests, allowed, labels, errors, names,
       canEdit: user.ruoli.some((r) => (RELEASE_ROLES as readonly string[]).includes(r)),
       condizioni: { bozza: detail.bozza ? describe(detail.bozza.condizione) : null, attiva: detail.attiva ? describe(detail.attiva.condizione) : null },
       form: { dal: form.dal ?? addDays(al, -(DEFAULT_BACKTEST_DAYS - 1)), al: form.al ?? al, motivazione: form.motivazione ?? '', motivazione_rifiuto: form.motivazione_rifiuto ?? '' },

@@ -5,6 +5,7 @@ import { redirectWithFlash, render, type Ctx } from '../../../http/render';
 import { staff } from '../../../kit/access';
 import type { RegisterRoutes } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
+import { userNamesByUsername } from '../../../kit/users';
 import { RULE_EDITORS } from '../monitoring.access';
 import { STATO_RUN_LABELS, STATO_RUN_TONES, TIPO_RUN_LABELS } from '../evaluation/evaluation.labels';
 import { cancelRun, lastClosedDay, startDaily, startReplay } from './runs.commands';
@@ -87,7 +88,8 @@ export const registerRunPages: RegisterRoutes = (router, { deps, views }) => {
     // The progress polls itself; what a run shows once ended (a backtest's comparison, chart and
     // customers) is outside it, so the poll that sees the end reloads the whole page.
     if (polled && run.stato !== 'running') ctx.set('HX-Refresh', 'true');
-    render(ctx, views, 'monitoring/run.njk', { run, chart, regola, labels, canRun: canRun(ctx), workflowUrl: deps.temporal.webUiLink(run.workflow_id) },
+    const names = await withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => userNamesByUsername(trx, [run.avviata_da]));
+    render(ctx, views, 'monitoring/run.njk', { run, chart, regola, labels, names, canRun: canRun(ctx), workflowUrl: deps.temporal.webUiLink(run.workflow_id) },
       { fragment: polled ? 'monitoring/_run-progress.njk' : undefined });
   });
 
