@@ -104,6 +104,7 @@ describe('monitoring evaluation pages (/kyt, /monitoraggio/esecuzioni, /monitora
 
     const backtest = await html(co, `/monitoraggio/esecuzioni/${seed.backtest}`);
     assert.match(backtest, /Backtest di una bozza · Contanti oltre 10000 in 30 giorni/, 'the page names the rule it tried');
+    assert.match(backtest, /Avviata da Prova \S+ \(\S+\) il/, 'the person who started it by name, as the rule page names people');
     const polled = await co.get(`/monitoraggio/esecuzioni/${seed.backtest}?frammento=avanzamento`, { accept: 'text/html', 'hx-request': 'true' });
     assert.equal(polled.headers.get('hx-refresh'), 'true', 'the poll that sees the end reloads the page (the comparison is outside the progress)');
     assert.match(backtest, /data-backtest-summary/);
