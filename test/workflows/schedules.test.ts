@@ -9,7 +9,7 @@ import { MONITORING_DAILY_SCHEDULE_ID, MONITORING_DAILY_SWEEP_WORKFLOW_TYPE } fr
 import { ENGINE_SYNC_SCHEDULE_ID, ENGINE_SYNC_SWEEP_WORKFLOW_TYPE } from '../../workflows/engine-sync/engine-sync.contract';
 
 describe('Temporal schedules', () => {
-  it('creates the daily sanctions import, the outbox sweep, the CDD sweep, the risk events sweep and the monitoring daily batch and the engine's sync once, and leaves them alone on the next start', async () => {
+  it('creates the daily sanctions import, the outbox sweep, the CDD sweep, the risk events sweep and the monitoring daily batch and the engine sync once, and leaves them alone on the next start', async () => {
     const env = await getTestEnv();
     const taskQueue = env.deps.config.temporal.taskQueue;
     assert.deepEqual(await ensureSchedules(env.temporal, taskQueue, 'motore-di-prova'),
