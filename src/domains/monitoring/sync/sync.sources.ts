@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { loadLists } from '../lists/lists.repo';
+import { ensureReferenceLists, loadLists } from '../lists/lists.repo';
 import { validateMonitoringCondition } from '../monitoring.conditions';
 import { platformStore } from '../evaluation/store.platform';
 import { canonicalJson, type RuleVersionData } from '../evaluation/rule-set';
@@ -91,6 +91,8 @@ export interface ListaCopiata { versione: string; voci: string[] }
 /** A list's version in force: its id changes whenever the content does. */
 const lists: SyncSource<ListaCopiata> = {
   async stamps(trx, codAzienda, { after, limit, keys }) {
+    // A tenant's reference lists are written on first use, and again when the reference data changes: first bring them up to date.
+    await ensureReferenceLists(trx, codAzienda);
     const q = trx('liste_riferimento').where('cod_azienda', codAzienda).whereNotNull('versione_id')
       .select('codice as chiave', trx.raw('versione_id::text as fonte')).orderBy('codice');
     if (keys) q.whereIn('codice', [...keys]);
