@@ -4,8 +4,7 @@ import { buildDbPools } from '../src/deps';
 import { logger } from '../src/infra/logger';
 import { externalAddresses } from '../src/runtime/infrastructure';
 import { Shutdown } from '../src/runtime/shutdown';
-import { engineCopyStore } from '../src/domains/monitoring/sync/copy-store';
-import { useMonitoringStore } from '../src/domains/monitoring';
+import { engineCopyStore, useMonitoringStore } from '../src/domains/monitoring';
 import { createEngineWorker } from './engine-worker';
 import { connectWorker } from './worker';
 
