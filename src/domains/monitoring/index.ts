@@ -19,5 +19,6 @@ export type { MonitoringStore } from './evaluation/store';
 export { platformStore } from './evaluation/store.platform';
 export { monitoringStore, useMonitoringStore } from './evaluation/store.current';
 export { engineCopyStore } from './sync/copy-store';
+export { useEngineReplica } from './sync/sync.replica';
 export { engineInstance } from './evaluation/realtime';
 export { DEFAULT_ENGINE_TASK_QUEUE } from '../../../workflows/lib/engine-queue';
