@@ -142,9 +142,14 @@ export async function runSync(db: Knex, run: SyncRun): Promise<{ id: string; cod
   return { id, cod_sync: codSync, stato, ...counts };
 }
 
-/** Every kind of a tenant, one run each (the Schedule's sync). */
+/** Completed runs are kept this long (the Schedule writes three every few minutes); dead letters and replays are kept. */
+export const SYNC_RUNS_KEPT_DAYS = 7;
+
+/** Every kind of a tenant, one run each (the Schedule's sync), then the completed runs past their keeping time removed. */
 export async function syncTenant(db: Knex, codAzienda: string, origine: 'pianificata' | 'manuale', actor: string) {
   const out = [];
   for (const tipo of ['regola', 'lista', 'cliente'] as const) out.push({ tipo, ...await runSync(db, { codAzienda, tipo, origine, actor }) });
+  await withTenant(db, { codAzienda, actor }, (trx) => trx('engine_sync').where({ cod_azienda: codAzienda, stato: 'completata' }).whereNot('origine', 'replay')
+    .andWhere('started_at', '<', trx.raw(`now() - interval '${SYNC_RUNS_KEPT_DAYS} days'`)).delete());
   return out;
 }
