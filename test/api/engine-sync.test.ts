@@ -6,6 +6,8 @@ import { TemporalClientProvider } from '../../temporal/client';
 import { copyReads, engineCopyStore } from '../../src/domains/monitoring/sync/copy-store';
 import { platformStore } from '../../src/domains/monitoring';
 import { runSync, syncTenant } from '../../src/domains/monitoring/sync/sync.run';
+import { useEngineReplica } from '../../src/domains/monitoring';
+import { createAppDb, deriveRoleUrl } from '../../src/db/knex';
 import { engineHealth } from '../../src/domains/monitoring/sync/engine.health';
 import { runPilot } from '../../src/domains/monitoring/sync/engine.pilot';
 import { ENGINE_SYNC_SWEEP_WORKFLOW_TYPE, type EngineSyncSweepResult } from '../../workflows/engine-sync/engine-sync.contract';
@@ -148,6 +150,32 @@ describe('the decision engine: sync, dead letters, health, reconcile, pilot (/ap
     assert.deepEqual([copyReads.copia - mid.copia, copyReads.piattaforma - mid.piattaforma], [3, 0], 'once synced, read from the copy');
   });
 
+  it('reads the platform from the replica when one is configured; a run that fails as a whole is a dead letter replayed in full', async () => {
+    const c = env.deps.config;
+    const replica = createAppDb(deriveRoleUrl(env.ownerUrl, c.appDbRole, c.appDbPassword), c.tenantContextKey, { min: 0, max: 2 });
+    const gone = createAppDb(deriveRoleUrl('postgres://x:y@127.0.0.1:1/nessuno', c.appDbRole, c.appDbPassword), c.tenantContextKey, { min: 0, max: 1 });
+    try {
+      await env.ownerDb('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: 'C-3' }).update({ professione: 'Notaio' });
+      useEngineReplica(replica);
+      const viaReplica = await runSync(env.deps.db, { codAzienda: tenant, tipo: 'cliente', origine: 'manuale', actor: 'test' });
+      assert.deepEqual([viaReplica.stato, viaReplica.aggiornati], ['completata', 1]);
+
+      useEngineReplica(gone);
+      const failed = await runSync(env.deps.db, { codAzienda: tenant, tipo: 'regola', origine: 'manuale', actor: 'test' });
+      assert.equal(failed.stato, 'fallita');
+      const letter = (await viewer.get('/api/engine/sync/dead-letters')).body.items.find((i: { cod_sync: string }) => i.cod_sync === failed.cod_sync);
+      assert.match(letter.errore, /ECONNREFUSED/);
+      useEngineReplica(undefined);
+      const replayed = await co.post(`/api/engine/sync/replay/${failed.cod_sync}`, {});
+      assert.equal(replayed.status, 200, replayed.text);
+      assert.deepEqual([replayed.body.replay.stato, replayed.body.replay.esaminati, replayed.body.originale.stato], ['completata', 2, 'rieseguita']);
+    } finally {
+      useEngineReplica(undefined);
+      await replica.destroy();
+      await gone.destroy();
+    }
+  });
+
   it('the Schedule\'s sweep brings every tenant\'s copy up to date on the engine\'s queue', async () => {
     await env.ownerDb('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: 'C-2' }).update({ professione: 'Farmacista' });
     const result = await env.temporal.workflow.execute(ENGINE_SYNC_SWEEP_WORKFLOW_TYPE, {
@@ -158,7 +186,7 @@ describe('the decision engine: sync, dead letters, health, reconcile, pilot (/ap
     const ours = result.sync.filter((r) => r.codAzienda === tenant);
     assert.deepEqual(ours.map((r) => r.tipo).sort(), ['cliente', 'lista', 'regola']);
     const run = await env.ownerDb('engine_sync').where({ cod_azienda: tenant, cod_sync: ours.find((r) => r.tipo === 'cliente')!.cod_sync }).first();
-    assert.deepEqual([run.origine, run.stato, run.aggiornati], ['pianificata', 'completata', 1]);
+    assert.deepEqual([run.origine, run.stato, run.aggiornati], ['pianificata', 'completata', 1], 'C-2 only');
     assert.equal(Number((await env.ownerDb('engine_copia').where({ cod_azienda: other, tipo: 'cliente' }).count('* as n'))[0]!.n), 1);
   });
 
