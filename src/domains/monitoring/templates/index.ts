@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import type { RuleVersionData } from '../evaluation/rule-set';
+import { contantiOltreSoglia, incoerenzaProfiloContanti, strutturazioneContanti } from './templates.cash';
+import { cryptoIndirizziSanzionati, cryptoListeInterne } from './templates.crypto';
+import { riattivazioneDormiente } from './templates.dormant';
+import { fanIn, fanOut, importiTondi, transitoRapido } from './templates.flows';
+import { paesiAltoRischio } from './templates.geography';
+import { incoerenzaProfiloVolume, piccoVelocita, piccoVolume } from './templates.spikes';
+import { installFrom, type InstallOptions, type InstallResult } from './templates.install';
+import type { ModelloRegola } from './template.types';
+
+/**
+ * The standard typologies as templates (docs/monitoring.md, "Templates"): one rule per typology
+ * of monitoring.typologies.ts except `altro`, tuned on the labelled year of the quality bench.
+ * A tenant enables them (installTemplates, the API's `modello`, /monitoraggio/modelli) as drafts.
+ */
+export type { ModelloRegola } from './template.types';
+export type { InstallOptions, InstallResult } from './templates.install';
+export { DEMO_ACTIVATION_REASON } from './templates.install';
+
+export const MODELLI_MONITORAGGIO: readonly ModelloRegola[] = [
+  strutturazioneContanti, contantiOltreSoglia, piccoVelocita, piccoVolume, paesiAltoRischio, importiTondi, transitoRapido,
+  fanIn, fanOut, riattivazioneDormiente, incoerenzaProfiloVolume, incoerenzaProfiloContanti, cryptoIndirizziSanzionati, cryptoListeInterne,
+];
+
+export const findModello = (codRegola: string): ModelloRegola | undefined => MODELLI_MONITORAGGIO.find((m) => m.cod_regola === codRegola);
+
+/** The templates as rule versions for the engine (benchmarks, tests): ids `tpl:<cod_regola>`, version 1. */
+export function templateRuleVersions(): RuleVersionData[] {
+  return MODELLI_MONITORAGGIO.map((m) => ({
+    versione_id: `tpl:${m.cod_regola}`, cod_regola: m.cod_regola, nome: m.nome, tipologia: m.tipologia, versione: 1,
+    condizione: m.condizione, ambito: m.ambito, livello: m.livello, punteggio: m.punteggio, esito: m.esito,
+    finestra_dedup_giorni: m.finestra_dedup_giorni, indicatori: [...m.indicatori],
+  }));
+}
+
+/**
+ * Creates the tenant's rules from the templates (those whose code the tenant does not use yet),
+ * as drafts, or in force for a demo tenant the system seeds (`attiva`, with an audit event saying so).
+ */
+export function installTemplates(trx: Knex.Transaction, codAzienda: string, opts: InstallOptions): Promise<InstallResult> {
+  return installFrom(MODELLI_MONITORAGGIO, trx, codAzienda, opts);
+}
