@@ -1,13 +1,7 @@
 import type { Knex } from 'knex';
 import type { RuleVersionData } from '../evaluation/rule-set';
-import { contantiOltreSoglia, incoerenzaProfiloContanti, strutturazioneContanti } from './templates.cash';
-import { cryptoIndirizziSanzionati, cryptoListeInterne } from './templates.crypto';
-import { riattivazioneDormiente } from './templates.dormant';
-import { fanIn, fanOut, importiTondi, transitoRapido } from './templates.flows';
-import { paesiAltoRischio } from './templates.geography';
-import { incoerenzaProfiloVolume, piccoVelocita, piccoVolume } from './templates.spikes';
+import { MODELLI_MONITORAGGIO } from './templates.catalog';
 import { installFrom, type InstallOptions, type InstallResult } from './templates.install';
-import type { ModelloRegola } from './template.types';
 
 /**
  * The standard typologies as templates (docs/monitoring.md, "Templates"): one rule per typology
@@ -16,14 +10,8 @@ import type { ModelloRegola } from './template.types';
  */
 export type { ModelloRegola } from './template.types';
 export type { InstallOptions, InstallResult } from './templates.install';
-export { DEMO_ACTIVATION_REASON } from './templates.install';
-
-export const MODELLI_MONITORAGGIO: readonly ModelloRegola[] = [
-  strutturazioneContanti, contantiOltreSoglia, piccoVelocita, piccoVolume, paesiAltoRischio, importiTondi, transitoRapido,
-  fanIn, fanOut, riattivazioneDormiente, incoerenzaProfiloVolume, incoerenzaProfiloContanti, cryptoIndirizziSanzionati, cryptoListeInterne,
-];
-
-export const findModello = (codRegola: string): ModelloRegola | undefined => MODELLI_MONITORAGGIO.find((m) => m.cod_regola === codRegola);
+export { DEMO_ACTIVATION_REASON, ruleInputOf } from './templates.install';
+export { MODELLI_MONITORAGGIO, findModello } from './templates.catalog';
 
 /** The templates as rule versions for the engine (benchmarks, tests): ids `tpl:<cod_regola>`, version 1. */
 export function templateRuleVersions(): RuleVersionData[] {
