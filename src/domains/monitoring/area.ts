@@ -10,6 +10,8 @@ import { registerRuleRoutes } from './rules/rules.routes';
 import { registerRulePages } from './rules/rules.pages';
 import { monitoringRulesList } from './rules/rules.list';
 import { withEvaluation } from './evaluation/evaluation.area';
+import { registerTemplateRoutes } from './templates/templates.routes';
+import { registerTemplatePages } from './templates/templates.pages';
 
 /**
  * Transaction monitoring and KYT (issue 23, docs/monitoring.md): rules as versioned data, alerts
@@ -19,7 +21,7 @@ export const monitoringArea = withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   // /alert/nuovo before /alert/:id.
-  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages],
+  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages, registerTemplateRoutes, registerTemplatePages],
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
