@@ -56,15 +56,15 @@ export const contantiOltreSoglia: ModelloRegola = {
   nome: 'Contanti oltre 10.000 € in 30 giorni',
   tipologia: 'contanti_oltre_soglia',
   descrizione: 'Operazioni in contanti (versamenti e prelievi) per almeno 10.000 € negli ultimi 30 giorni, soglia dell\'operatività '
-    + 'mensile in contanti. Per chi ha dichiarato un uso medio o alto di contanti scatta solo oltre il triplo del proprio storico '
-    + 'recente (o senza storico di contanti) e oltre il doppio dei clienti simili.',
+    + 'mensile in contanti. Per chi ha dichiarato un uso medio o alto di contanti scatta solo oltre il quadruplo del proprio storico '
+    + '(sei mesi e anno, o senza storico di contanti) e oltre il triplo dei clienti simili.',
   ambito: 'giornaliero', livello: 'cliente', punteggio: 55, esito: 'alert', finestra_dedup_giorni: 30,
   indicatori: ['10.11', '15.3'],
   condizione: { tutti: [
     { aggregato: cash({ fn: 'sum', finestra_giorni: 30 }), op: 'gte', valore: 10_000 },
     { almeno_uno: [
       { non: declaresCash },
-      { tutti: [aboveOwnHistory(cash({ finestra_giorni: 30 }), 3), unlikePeers(cash({ finestra_giorni: 30 }), 2)] },
+      { tutti: [aboveOwnHistory(cash({ finestra_giorni: 30 }), 4), unlikePeers(cash({ finestra_giorni: 30 }), 3)] },
     ] },
   ] },
 };

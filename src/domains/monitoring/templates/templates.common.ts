@@ -1,11 +1,14 @@
 import type { Aggregato, Condizione } from '../../../kit/conditions';
 
 /**
- * What the templates share. The customer's "own history" is the half year before the window:
- * long enough to hold a customer's ordinary months, short enough that it exists for most customers
- * (a ratio against a year of which half is missing would double every figure).
+ * What the templates share. The customer's "own history" is read twice: the half year before the
+ * window (the recent normal, which exists for most customers: a ratio against a year of which half
+ * is missing would double every figure) and the year before it (which holds last year's season, so
+ * a seasonal business in its season is compared with its previous one). A spike is unusual against
+ * both.
  */
 export const STORICO_GIORNI = 180;
+export const STORICO_ANNO = 365;
 
 /**
  * Inflows from the customer's own funds: a transfer from their deposit or securities account, a
@@ -19,9 +22,12 @@ export const CANALI_FONDI_PROPRI: readonly string[] = ['interno'];
 export const ownFundsInflow = (min: number, finestra_giorni = 30): Condizione =>
   ({ aggregato: { fn: 'sum', finestra_giorni, segno: 'entrata', canali: CANALI_FONDI_PROPRI }, op: 'gte', valore: min });
 
-/** The ratio to the customer's own history is above `x`, or there is no history to compare with (new customer or behaviour). */
-export const aboveOwnHistory = (a: Omit<Aggregato, 'fn' | 'storico_giorni'>, x: number): Condizione =>
-  ({ non: { aggregato: { ...a, fn: 'ratio_history', storico_giorni: STORICO_GIORNI }, op: 'lte', valore: x } });
+/**
+ * The ratio to the customer's own history is above `x` against the half year and against the year,
+ * or there is no history to compare with (a new customer, or a new behaviour).
+ */
+export const aboveOwnHistory = (a: Omit<Aggregato, 'fn' | 'storico_giorni'>, x: number): Condizione => ({ tutti: [STORICO_GIORNI, STORICO_ANNO].map((storico_giorni) =>
+  ({ non: { aggregato: { ...a, fn: 'ratio_history', storico_giorni }, op: 'lte', valore: x } } as Condizione)) });
 
 /**
  * Unless the customer's peers (same kind of subject and ATECO section) do the same: below `x` times
