@@ -59,6 +59,10 @@ describe('monitoring seed: /api/engine/seed', function () {
     assert.equal(r.body.clienti, 30);
     assert.ok(['in_coda', 'in_corso'].includes(r.body.stato), r.text);
     job = r.body;
+    // One at a time per tenant.
+    const again = await co.post('/api/engine/seed', { clienti: 10 });
+    assert.equal(again.status, 409, again.text);
+    assert.equal(again.body.running_id, job.id);
     const deadline = Date.now() + 540_000;
     let state: Record<string, unknown> & { stato: string } = r.body;
     while (!['completato', 'fallito'].includes(state.stato) && Date.now() < deadline) {

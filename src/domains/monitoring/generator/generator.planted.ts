@@ -17,6 +17,8 @@ export interface Piantagione {
   s: Storia;
   /** The customer's scale of money (monthly): patterns relative to it look unusual to that customer. */
   scala: number;
+  /** The declared monthly volume (from the history before the year). */
+  dichiarato: number;
   paesi_alto_rischio: readonly string[];
   paesi_ordinari: readonly string[];
   sanzionati: readonly IndirizzoCripto[];
@@ -155,10 +157,10 @@ const PIANTE: Record<TipologiaPiantata, Pianta> = {
         : { causale: 'Bonifico', canale: 'bonifico', controparte_nome: cp.nome, controparte_conto: cp.conto });
     });
   },
-  // For one to three months, several times the declared monthly volume, in ordinary-looking transfers.
-  incoerenza_profilo_volume: ({ rng, s, scala }, g) => {
+  // For one to three months, 3x to 10x the declared monthly volume on top of the ordinary one, in ordinary-looking transfers.
+  incoerenza_profilo_volume: ({ rng, s, dichiarato }, g) => {
     const mesi = rng.int(1, 3);
-    const volume = scala * rng.between(4, 12);
+    const volume = dichiarato * rng.between(3, 10);
     const out: (MovimentoMonitorato | null)[] = [];
     const cps = Array.from({ length: rng.int(1, 4) }, () => newCp(rng, 'Controparte'));
     for (let m = 0; m < mesi; m++) {

@@ -164,6 +164,8 @@ function buildCustomer(ctx: Ctx, i: number, tipologia: TipologiaPiantata | null)
   }
   if (tipo === 'persona_fisica' && anagrafica.nome) anagrafica.denominazione = `${anagrafica.nome} ${anagrafica.cognome}`;
 
+  // What the customer declared comes from the history before the year: planted patterns never shape it.
+  const volumeMensile = declaredVolume(rng, s.movimenti, startActivity, ctx.dal, comportamento);
   const etichette: Etichetta[] = [];
   if (tipologia) {
     let giorno = tipologia === 'incoerenza_profilo_volume' ? rng.int(ctx.dal + 20, ctx.al - 95) : giornoAnno();
@@ -176,13 +178,12 @@ function buildCustomer(ctx: Ctx, i: number, tipologia: TipologiaPiantata | null)
       s.filter((m) => m.data_operazione <= last);
     }
     const label = pianta(tipologia, {
-      rng, s, scala, paesi_alto_rischio: ctx.opts.paesi_alto_rischio, paesi_ordinari: ctx.paesiOrdinari, sanzionati: ctx.opts.indirizzi_sanzionati, tenant: ctx.indirizziTenant,
+      rng, s, scala, dichiarato: volumeMensile, paesi_alto_rischio: ctx.opts.paesi_alto_rischio, paesi_ordinari: ctx.paesiOrdinari, sanzionati: ctx.opts.indirizzi_sanzionati, tenant: ctx.indirizziTenant,
     }, giorno);
     if (label) etichette.push(label);
   }
   s.movimenti.sort(compareMovements);
 
-  const volumeMensile = declaredVolume(rng, s.movimenti, startActivity, ctx.dal, comportamento);
   const rapporti: RapportoMonitorato[] = [{ cod_rapporto: `${cod}-C`, tipo: tipo === 'persona_fisica' ? 'conto corrente' : 'conto corrente aziendale', data_apertura: dayString(onboarding), intestatari: [cod] }];
   if (s.movimenti.some((m) => m.cod_rapporto === `${cod}-W`)) {
     rapporti.push({ cod_rapporto: `${cod}-W`, tipo: 'wallet', data_apertura: dayString(Math.min(onboarding + rng.int(0, 400), startActivity)), intestatari: [cod] });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Deps } from '../../../deps';
 import { withTenant } from '../../../db/tenant';
-import { notFound } from '../../../http/errors';
+import { HttpError, notFound } from '../../../http/errors';
 import { UPDATE_DEADLINE_MS } from '../../../kit/process';
 import { recordSearchAttributes } from '../../../../temporal/search-attributes';
 import {
@@ -38,6 +38,12 @@ export async function startSeed(deps: Deps, p: { codAzienda: string; actor: stri
   const period = seedPeriod(p.mesi);
   const seed = p.seed ?? id.slice(0, 8);
   const row = await withTenant(deps.db, { codAzienda: p.codAzienda, actor: p.actor }, async (trx) => {
+    // One seed at a time per tenant: a second is refused naming the one under way.
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`monitoring-seed|${p.codAzienda}`]);
+    const running = await trx('monitoring_seed_jobs').where({ cod_azienda: p.codAzienda }).whereIn('stato', ['in_coda', 'in_corso']).first('id') as { id: string } | undefined;
+    if (running) {
+      throw new HttpError(409, 'SEED_IN_PROGRESS', 'Anno dimostrativo già in preparazione', "C'è già un anno dimostrativo in preparazione per questo tenant: attendi che finisca", { running_id: running.id });
+    }
     await trx('monitoring_seed_jobs').insert({ id, cod_azienda: p.codAzienda, clienti: p.clienti, seed, mesi: p.mesi, ...period, workflow_id: workflowId, created_by: p.actor });
     await appendAudit(trx, {
       codAzienda: p.codAzienda, actor: p.actor, action: 'monitoring.seed.created', entityType: 'monitoring_seed', entityId: id, data: { clienti: p.clienti, seed, mesi: p.mesi, ...period },

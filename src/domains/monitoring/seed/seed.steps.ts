@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { withTenant } from '../../../db/tenant';
+import { HttpError } from '../../../http/errors';
 import type { SeedFase, SeedFiles, SeedImport } from '../../../../workflows/monitoring-seed/monitoring-seed.contract';
 import { appendAudit } from '../../audit';
 import { getImportJob, importGeneratedFile } from '../../imports';
@@ -135,7 +136,11 @@ export async function planSeedReplay(deps: SeedStepDeps, ref: SeedRef): Promise<
   return tx(deps, ref.codAzienda, async (trx) => {
     const j = (await findSeedJob(trx, ref.codAzienda, ref.seedId, true))!;
     if (j.esecuzione_replay) return { runId: j.esecuzione_replay };
-    const run = await planReplay(trx, { codAzienda: ref.codAzienda, actor: j.created_by, dal: j.dal, al: j.al });
+    const run = await planReplay(trx, { codAzienda: ref.codAzienda, actor: j.created_by, dal: j.dal, al: j.al }).catch((err: unknown) => {
+      // A replay the tenant started is under way: the seed cannot run its own (one at a time).
+      if (err instanceof HttpError && err.status === 409) throw new SeedStepFailed(`${err.message} (riesecuzione ${String(err.extra.running_id ?? '')})`);
+      throw err;
+    });
     await updateSeedJob(trx, ref.codAzienda, ref.seedId, { esecuzione_replay: run.id, fase: 'replay' });
     return { runId: run.id };
   });
