@@ -154,7 +154,7 @@ describe('monitoring templates', () => {
       ];
       const declaring = profilo({ volume_mensile_atteso_eur: 1_500 });
       assert.deepEqual(alertsOf('incoerenza_profilo_volume', declaring, [...base(), ...month]), ['2025-08-10']);
-      none('incoerenza_profilo_volume', profilo({ volume_mensile_atteso_eur: 15_000 }), [...base(), ...month]);
+      none('incoerenza_profilo_volume', profilo({ volume_mensile_atteso_eur: 25_000 }), [...base(), ...month]);
     });
 
     it('incoerenza_profilo_contanti: 1,200 in cash from a customer who declared none; not from one who declared high cash', () => {
