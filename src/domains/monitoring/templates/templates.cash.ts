@@ -37,15 +37,16 @@ export const strutturazioneContanti: ModelloRegola = {
   tipologia: 'strutturazione_contanti',
   descrizione: 'Almeno tre operazioni in contanti in 30 giorni, ciascuna appena sotto una soglia (dall\'85 % della soglia a un '
     + 'centesimo sotto: 10.000 € di operatività mensile in contanti, limite all\'uso del contante di 5.000 € e precedenti di 3.000 '
-    + 'e 1.000 €). Valutata su ogni operazione in contanti. Per chi ha dichiarato un uso medio o alto di contanti scatta solo se '
-    + 'queste operazioni sono insolite sia rispetto al proprio storico sia rispetto ai clienti simili.',
+    + 'e 1.000 €). Valutata su ogni operazione in contanti. Non scatta se il cliente ha sempre operato così (meno di una volta e mezza il '
+    + 'proprio storico); per chi ha dichiarato un uso medio o alto di contanti scatta solo se queste operazioni sono insolite sia '
+    + 'rispetto al proprio storico (il triplo) sia rispetto ai clienti simili.',
   ambito: 'evento', livello: 'cliente', punteggio: 70, esito: 'alert', finestra_dedup_giorni: 30,
   indicatori: ['13.11', '15.3', '10.11'],
   condizione: { tutti: [
     { campo: 'evento.contanti', op: 'eq', valore: true },
     { almeno_uno: SOGLIE.map(nearThreshold) },
     { almeno_uno: [
-      { non: declaresCash },
+      { tutti: [{ non: declaresCash }, aboveOwnHistory(cash(anyBand), 1.5)] },
       { tutti: [aboveOwnHistory(cash(anyBand), 3), unlikePeers(cash(anyBand), 3)] },
     ] },
   ] },
@@ -56,14 +57,14 @@ export const contantiOltreSoglia: ModelloRegola = {
   nome: 'Contanti oltre 10.000 € in 30 giorni',
   tipologia: 'contanti_oltre_soglia',
   descrizione: 'Operazioni in contanti (versamenti e prelievi) per almeno 10.000 € negli ultimi 30 giorni, soglia dell\'operatività '
-    + 'mensile in contanti. Per chi ha dichiarato un uso medio o alto di contanti scatta solo oltre il quadruplo del proprio storico '
+    + 'mensile in contanti, oltre una volta e mezza il proprio storico di contanti (o senza storico). Per chi ha dichiarato un uso medio o alto di contanti scatta solo oltre il quadruplo del proprio storico '
     + '(sei mesi e anno, o senza storico di contanti) e oltre il triplo dei clienti simili.',
   ambito: 'giornaliero', livello: 'cliente', punteggio: 55, esito: 'alert', finestra_dedup_giorni: 30,
   indicatori: ['10.11', '15.3'],
   condizione: { tutti: [
     { aggregato: cash({ fn: 'sum', finestra_giorni: 30 }), op: 'gte', valore: 10_000 },
     { almeno_uno: [
-      { non: declaresCash },
+      { tutti: [{ non: declaresCash }, aboveOwnHistory(cash({ finestra_giorni: 30 }), 1.5)] },
       { tutti: [aboveOwnHistory(cash({ finestra_giorni: 30 }), 4), unlikePeers(cash({ finestra_giorni: 30 }), 3)] },
     ] },
   ] },

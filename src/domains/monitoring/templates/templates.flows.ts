@@ -24,7 +24,7 @@ export const transitoRapido: ModelloRegola = {
     { aggregato: { fn: 'distinct_counterparties', finestra_giorni: 30, segno: 'entrata', importo_min: 1_000 }, op: 'gte', valore: 2 },
     { aggregato: { fn: 'distinct_new_counterparties', finestra_giorni: 30, segno: 'uscita', importo_min: 500, storico_giorni: STORICO_ANNO }, op: 'gte', valore: 2 },
     aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 2),
-    { non: ownFundsInflow(10_000) },
+    { non: ownFundsInflow(5_000) },
   ] },
 };
 
@@ -80,6 +80,6 @@ export const importiTondi: ModelloRegola = {
       { aggregato: { fn: 'count', ...round, contanti: true }, op: 'gte', valore: 4 },
     ] },
     aboveOwnHistory(round, 2),
-    { non: ownFundsInflow(10_000) },
+    { non: ownFundsInflow(5_000) },
   ] },
 };
