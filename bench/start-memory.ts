@@ -30,7 +30,8 @@ mkdirSync(dataDir, { recursive: true });
 // Embedded PostgreSQL runs as its own user when started by root: it must reach its folder.
 chmodSync(dataDir, 0o755);
 
-const platform = await startPlatform({ projectDir, dataDir, log: (l) => { if (/error|fail/i.test(l)) process.stderr.write(`${l}\n`); } });
+// The demo tenant without its labelled year (SEED_DEMO_YEAR): idle means idle, not importing a year in the background.
+const platform = await startPlatform({ projectDir, dataDir, env: { SEED_DEMO_YEAR: '0' }, log: (l) => { if (/error|fail/i.test(l)) process.stderr.write(`${l}\n`); } });
 try {
   const step = async (name: string, extra: Record<string, unknown> = {}) => {
     const m = await settledRss(platform.pid);

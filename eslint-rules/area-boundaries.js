@@ -20,6 +20,8 @@ const PROCESS_AREA = {
   'monitoring-release': 'monitoring',
   // ... and the decision engine's sync of its copy and its pilot.
   'engine-sync': 'monitoring',
+  // ... and the seed of a demo tenant's labelled year (/api/engine/seed).
+  'monitoring-seed': 'monitoring',
 };
 
 function areaOf(rel) {

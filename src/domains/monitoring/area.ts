@@ -11,16 +11,19 @@ import { registerRulePages } from './rules/rules.pages';
 import { monitoringRulesList } from './rules/rules.list';
 import { withEvaluation } from './evaluation/evaluation.area';
 import { withEngine } from './sync/engine.area';
+import { withSeed } from './seed/seed.area';
+import { registerTemplateRoutes } from './templates/templates.routes';
+import { registerTemplatePages } from './templates/templates.pages';
 
 /**
  * Transaction monitoring and KYT (issue 23, docs/monitoring.md): rules as versioned data, alerts
  * as a table process deduplicated per customer, rule and window, escalated into cases.
  */
-export const monitoringArea = withEngine(withEvaluation(defineArea({
+export const monitoringArea = withSeed(withEngine(withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   // /alert/nuovo before /alert/:id.
-  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages],
+  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages, registerTemplateRoutes, registerTemplatePages],
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },
@@ -29,4 +32,4 @@ export const monitoringArea = withEngine(withEvaluation(defineArea({
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],
   home: alertsHome,
-})));
+}))));

@@ -22,3 +22,5 @@ export { engineCopyStore } from './sync/copy-store';
 export { useEngineReplica } from './sync/sync.replica';
 export { engineInstance } from './evaluation/realtime';
 export { DEFAULT_ENGINE_TASK_QUEUE } from '../../../workflows/lib/engine-queue';
+// The demo year's seed (POST /api/engine/seed; `npm start` on a new installation).
+export { startDemoYear } from './seed/seed.commands';
