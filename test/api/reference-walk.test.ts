@@ -23,6 +23,7 @@ import { ivms101Payload } from '../helpers/travel-rule-fixture';
 const NOT_REFERENCES: Record<string, string> = {
   'POST /api/admin/aziende cod_azienda': 'the code of the tenant being created',
   'POST /api/admin/utenti cod_azienda': 'the tenant a superadmin creates the user in (platform scope: 422 when it does not exist); a tenant\'s admin may name only their own (403)',
+  'POST /api/engine/seed cod_azienda': 'the tenant a superadmin seeds (platform scope, as the admin settings: 404 when it does not exist); anyone else may name only their own (another is a 404)',
   'POST /api/magic-link cod_azienda': 'public: the tenant whose wizard asks for a link; the answer is the same whether it exists or not',
   'POST /api/edd/{id}/step/{step_id}/completa riferimento_evidenza': 'free text: where the evidence is kept (a protocol number, a file)',
   'POST /api/risk/assessments riferimento': 'free text: what prompted the assessment',
@@ -65,6 +66,7 @@ const FIXTURES: Record<string, Fixture> = {
     ok(edd, 'EDD case');
     return { path: `/api/edd/${edd.body.id}/step`, body: { tipo: 'altro', titolo: 'Misura del percorso', assegnatario: a.values.utente } };
   },
+  'POST /api/engine/pilot/run-roundtrip': async (a) => ({ body: { cod_anagrafe: a.persone[0] } }),
   'POST /api/kyt/events': async (a) => ({
     body: { eventi: [{
       chain: 'ethereum', hash: `0x${randomUUID().replaceAll('-', '')}`, indirizzo_da: '0x7777777777777777777777777777777777777777', indirizzo_a: '0x8888888888888888888888888888888888888888',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refersTo } from '../../../db/references';
 import { SYNC_TIPI } from './sync.sources';
 
 const empty = z.literal('').transform(() => undefined);
@@ -9,7 +10,7 @@ const limit = (max: number, def: number, label: string) => z.coerce.number({ mes
 export const deadLettersQuery = z.object({ tipo, limit: limit(200, 50, 'Limite') });
 export const reconcileQuery = z.object({ tipo, limite: limit(500, 50, 'Limite') });
 export const pilotBody = z.object({
-  cod_anagrafe: z.string({ message: 'Codice del cliente: un testo' }).trim().min(1, 'Codice del cliente vuoto').max(64, 'Codice del cliente troppo lungo').optional(),
+  cod_anagrafe: refersTo('cliente', z.string({ message: 'Codice del cliente: un testo' }).trim().min(1, 'Codice del cliente vuoto').max(64, 'Codice del cliente troppo lungo')).optional(),
   importo_eur: z.number({ message: 'Importo: un numero' }).positive('Importo: maggiore di zero').max(1e9, 'Importo: al massimo 1.000.000.000').optional(),
 });
 
