@@ -6,6 +6,7 @@ import { staff } from '../../../kit/access';
 import type { RegisterRoutes } from '../../../kit/area';
 import { STAFF_READ } from '../../../kit/roles';
 import { RULE_EDITORS } from '../monitoring.access';
+import { ESITO_DECISIONE_LABELS, STATO_RUN_LABELS } from '../evaluation/evaluation.labels';
 import { engineHealth } from './engine.health';
 import { runPilot } from './engine.pilot';
 import { reconcile } from './engine.reconcile';
@@ -40,7 +41,7 @@ export const registerEnginePages: RegisterRoutes = (router, { deps, views }) => 
       engineHealth(deps, codAzienda, actor(ctx)),
       withTenant(deps.db, { codAzienda, actor: actor(ctx) }, (trx) => listDeadLetters(trx, codAzienda, { limit: 50 })),
     ]);
-    render(ctx, views, 'monitoring/engine.njk', { health, deadLetters, canAct: canAct(ctx), outcome }, { status });
+    render(ctx, views, 'monitoring/engine.njk', { health, deadLetters, canAct: canAct(ctx), outcome, labels: { run: STATO_RUN_LABELS, esito: ESITO_DECISIONE_LABELS } }, { status });
   };
 
   router.get(BASE, staff(STAFF_READ), (ctx) => page(ctx));
