@@ -74,15 +74,15 @@ describe('the engine\'s page (/monitoraggio/motore)', function () {
 
     // Mended on the platform: the replay copies it and closes the dead letter.
     await env.ownerDb('monitoring_regole_versioni').where({ id: brokenVersion }).update({ condizione: JSON.stringify(RULE_CONDITION) });
-    const fresh = await html(admin, BASE);
-    const open = [...fresh.matchAll(/data-dead-letter="([^"]+)"/g)].map((m) => m[1]!);
-    assert.ok(open.length >= 1, 'the open dead letter');
-    const done = await admin.submitForm(`${BASE}/riesegui/${open[0]}`, {}, BASE);
+    // The replay that still failed is a dead letter of its own, naming the one it replayed.
+    const failedReplay = still.text.match(/data-replay-outcome="scarti"[^>]*>[\s\S]*?nuova sincronizzazione <code>([^<]+)<\/code>/)![1]!;
+    assert.match(still.text, new RegExp(`data-dead-letter="${failedReplay}"[\\s\\S]*?riesecuzione di <code>${deadLetter}</code>`));
+    const done = await admin.submitForm(`${BASE}/riesegui/${deadLetter}`, {}, BASE);
     assert.equal(done.status, 200, done.text.slice(0, 400));
     assert.match(done.text, /data-replay-outcome="completata"[\s\S]*La dead letter è chiusa/);
-    assert.doesNotMatch(done.text, /data-dead-letters/, 'no dead letter left');
+    assert.doesNotMatch(done.text, new RegExp(`data-dead-letter="${deadLetter}"`), 'the replayed dead letter left the list');
 
-    const again = await co.submitForm(`${BASE}/riesegui/${open[0]}`, {}, BASE);
+    const again = await co.submitForm(`${BASE}/riesegui/${deadLetter}`, {}, BASE);
     assert.equal(again.status, 409);
     assert.match(again.text, /data-replay-error="409"[\s\S]*non è da rieseguire \(stato: rieseguita\)[\s\S]*già stata rieseguita/);
   });
