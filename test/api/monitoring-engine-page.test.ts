@@ -119,12 +119,12 @@ describe('the engine\'s page (/monitoraggio/motore)', function () {
       await page.getByRole('button', { name: 'Confronta' }).click();
       await page.waitForSelector('[data-reconcile]');
       // The form lands on its result (#confronto); the full-page screenshot is taken from the top, where the sticky sidebar is.
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'engine-page-reconcile');
       assert.deepEqual(await seriousA11yViolations(page), [], 'with the reconciliation');
       await page.getByRole('button', { name: 'Prova di andata e ritorno' }).click();
       await page.waitForSelector('[data-pilot]');
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await screenshot(page, 'engine-page-pilot');
       assert.deepEqual(await seriousA11yViolations(page), [], 'with the pilot');
       await ctx.close();
