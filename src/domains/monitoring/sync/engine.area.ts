@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { AreaDefinition } from '../../../kit/area';
 import { createEngineSyncActivities } from '../../../../activities/engine-sync/engine-sync.activities';
+import { STAFF_READ } from '../../../kit/roles';
+import { registerEnginePages } from './engine.pages';
 import { registerEngineRoutes } from './sync.routes';
 
 const workflow = (path: string) => fileURLToPath(new URL(`../../../../workflows/${path}`, import.meta.url));
@@ -12,7 +14,8 @@ const workflow = (path: string) => fileURLToPath(new URL(`../../../../workflows/
 export function withEngine(area: AreaDefinition): AreaDefinition {
   return {
     ...area,
-    routes: [...(area.routes ?? []), registerEngineRoutes],
+    routes: [...(area.routes ?? []), registerEngineRoutes, registerEnginePages],
+    navigation: [...(area.navigation ?? []), { section: 'Monitoraggio', label: 'Motore decisionale', href: '/monitoraggio/motore', roles: STAFF_READ, order: 50 }],
     activities: (deps) => ({ ...area.activities?.(deps), ...createEngineSyncActivities(deps) }),
     workflowModules: [...(area.workflowModules ?? []), workflow('engine-sync/engine-sync.workflow.ts')],
   };
