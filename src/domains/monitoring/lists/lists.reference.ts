@@ -28,7 +28,8 @@ export const DEFAULT_TENANT_LISTS = [
 
 let countries: ReferenceContent[] | undefined;
 
-function countryLists(): ReferenceContent[] {
+/** The country lists of the reference data (pure: the files of data/reference through the CDD and risk areas). */
+export function referenceCountryLists(): ReferenceContent[] {
   if (countries) return countries;
   const l = highRiskLists();
   const extraSee = COUNTRY_OPTIONS.map((c) => c.code).filter((c) => !EEA.has(c));
@@ -72,7 +73,7 @@ async function cryptoList(trx: Knex.Transaction): Promise<ReferenceContent> {
 
 /** Every reference list with its current content. */
 export async function referenceLists(trx: Knex.Transaction): Promise<ReferenceContent[]> {
-  return [...countryLists(), await cryptoList(trx)];
+  return [...referenceCountryLists(), await cryptoList(trx)];
 }
 
 /** Forgets what this process read (tests that import new sanctions lists). */
