@@ -11,6 +11,7 @@ import { startInfrastructure } from './runtime/infrastructure';
 import { seedDemo } from './runtime/seed';
 import { Shutdown, StopRequested } from './runtime/shutdown';
 import { createWorker } from '../temporal/worker';
+import { createEngineWorker } from '../temporal/engine-worker';
 import { ensureSchedules } from '../temporal/schedules';
 import { SCREENING_IMPORT_SCHEDULE_ID } from '../workflows/screening/screening.contract';
 
@@ -47,6 +48,12 @@ async function main(shutdown: Shutdown) {
   // A worker that fails on its own (its server gone) takes the whole process tree down with it, children included.
   workerRun.catch((err: unknown) => { if (!shutdown.stopping) { logger.error({ err }, 'worker failed'); void shutdown.stop('worker failed', 1); } });
   shutdown.add('Temporal worker', async () => { worker.shutdown(); await workerRun; });
+  // One engine worker in process (`npm run engine` runs more, elsewhere): the daily batch's chunks, replays, backtests, the copy's sync.
+  const engine = await createEngineWorker({ connection, temporal: config.temporal, db: deps.db, platformDb: deps.platformDb, logger, config });
+  const engineRun = engine.run();
+  engineRun.catch((err: unknown) => { if (!shutdown.stopping) { logger.error({ err }, 'engine worker failed'); void shutdown.stop('engine worker failed', 1); } });
+  shutdown.add('engine worker', async () => { engine.shutdown(); await engineRun; });
+  say(`engine worker on the task queue ${config.temporal.engineTaskQueue}`);
   const schedules = await ensureSchedules(await deps.temporal.get(), config.temporal.taskQueue, config.temporal.engineTaskQueue);
   if (schedules.length) say(`Temporal schedules created: ${schedules.join(', ')}`);
   // A new installation has no sanctions lists yet: run the daily import once now rather than at night.

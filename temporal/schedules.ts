@@ -3,6 +3,7 @@ import { CDD_SWEEP_SCHEDULE_ID, CDD_SWEEP_WORKFLOW_TYPE } from '../workflows/cdd
 import { RISK_EVENTS_SCHEDULE_ID, RISK_EVENTS_WORKFLOW_TYPE } from '../workflows/risk/risk-events.contract';
 import { OUTBOX_SWEEP_SCHEDULE_ID, OUTBOX_SWEEP_WORKFLOW_TYPE } from '../workflows/outbox/outbox.contract';
 import { DEFAULT_ENGINE_TASK_QUEUE } from '../workflows/lib/engine-queue';
+import { ENGINE_SYNC_EVERY, ENGINE_SYNC_SCHEDULE_ID, ENGINE_SYNC_SWEEP_WORKFLOW_TYPE } from '../workflows/engine-sync/engine-sync.contract';
 import { MONITORING_DAILY_SCHEDULE_ID, MONITORING_DAILY_SWEEP_WORKFLOW_TYPE } from '../workflows/monitoring-runs/monitoring-runs.contract';
 import {
   SCREENING_IMPORT_SCHEDULE_ID, SCREENING_IMPORT_WORKFLOW_TYPE, type ScreeningImportInput,
@@ -79,6 +80,19 @@ export async function ensureSchedules(client: Client, taskQueue: string, engineT
       memo: { descrizione: 'Monitoraggio transazioni: elaborazione giornaliera della giornata chiusa per ogni azienda' },
     });
     created.push(MONITORING_DAILY_SCHEDULE_ID);
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  try {
+    await client.schedule.create({
+      scheduleId: ENGINE_SYNC_SCHEDULE_ID,
+      // The engine's copy of profiles, rules and lists follows the platform within minutes (what changed since is read from the platform).
+      spec: { intervals: [{ every: ENGINE_SYNC_EVERY }] },
+      action: { type: 'startWorkflow', workflowType: ENGINE_SYNC_SWEEP_WORKFLOW_TYPE, args: [{ engineTaskQueue }], taskQueue, workflowId: 'engine-sync:scheduled' },
+      policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '10 minutes' },
+      memo: { descrizione: 'Motore decisionale: sincronizza la copia di clienti, regole e liste di ogni azienda' },
+    });
+    created.push(ENGINE_SYNC_SCHEDULE_ID);
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }

@@ -19,6 +19,18 @@ function quietRuntime() {
   Runtime.install({ logger: new DefaultLogger((process.env.TEMPORAL_LOG_LEVEL as 'WARN') ?? 'WARN'), shutdownSignals: [] });
 }
 
+/** The workers' connection (the Core runtime installed quiet first). */
+export function connectWorker(cfg: TemporalConfig, address: string): Promise<NativeConnection> {
+  quietRuntime();
+  return NativeConnection.connect({
+    address,
+    tls: cfg.tlsCertPath && cfg.tlsKeyPath
+      ? { clientCertPair: { crt: readFileSync(cfg.tlsCertPath), key: readFileSync(cfg.tlsKeyPath) } }
+      : cfg.apiKey ? true : undefined,
+    apiKey: cfg.apiKey,
+  });
+}
+
 type ActivityConfig = ActivityDeps['config'];
 
 export interface WorkerHandle {
@@ -31,15 +43,8 @@ export interface WorkerHandle {
 }
 
 export async function createWorker(opts: { temporal: TemporalConfig; address: string; db: Knex; platformDb: PlatformDb; logger: Logger; config: ActivityConfig; webUiUrl?: string }): Promise<WorkerHandle> {
-  quietRuntime();
   const cfg = opts.temporal;
-  const connection = await NativeConnection.connect({
-    address: opts.address,
-    tls: cfg.tlsCertPath && cfg.tlsKeyPath
-      ? { clientCertPair: { crt: readFileSync(cfg.tlsCertPath), key: readFileSync(cfg.tlsKeyPath) } }
-      : cfg.apiKey ? true : undefined,
-    apiKey: cfg.apiKey,
-  });
+  const connection = await connectWorker(cfg, opts.address);
   let searchAttributesAdded: string[];
   try {
     // The workflows publish these: a worker on a namespace without them would fail every record's start.

@@ -10,12 +10,13 @@ import { registerRuleRoutes } from './rules/rules.routes';
 import { registerRulePages } from './rules/rules.pages';
 import { monitoringRulesList } from './rules/rules.list';
 import { withEvaluation } from './evaluation/evaluation.area';
+import { withEngine } from './sync/engine.area';
 
 /**
  * Transaction monitoring and KYT (issue 23, docs/monitoring.md): rules as versioned data, alerts
  * as a table process deduplicated per customer, rule and window, escalated into cases.
  */
-export const monitoringArea = withEvaluation(defineArea({
+export const monitoringArea = withEngine(withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   // /alert/nuovo before /alert/:id.
@@ -28,4 +29,4 @@ export const monitoringArea = withEvaluation(defineArea({
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],
   home: alertsHome,
-}));
+})));

@@ -1,0 +1,137 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { withTenant } from '../../../db/tenant';
+import { engineInstance } from '../evaluation/realtime';
+import { contentHash, SYNC_SOURCES, type Stamp, type SyncTipo } from './sync.sources';
+
+/**
+ * One sync run of a tenant and kind (docs/monitoring.md, "The engine process and its sync"): the
+ * platform's stamps are compared with the copy's page by page (in key order, one tenant
+ * transaction per page), and only what changed is read and written: a record new or changed is
+ * copied with its stamp and hash, a record the platform no longer has leaves the copy. A record
+ * that fails its checks (or whose write fails) is a dead letter of the run, with the reason, and
+ * its row leaves the copy, so the engine reads it from the platform until a replay copies it; the
+ * others are copied all the same. A run that fails as a whole (the database gone) is recorded
+ * `fallita` with its error.
+ */
+
+export const SYNC_PAGE = 500;
+
+export interface SyncCounts { esaminati: number; inseriti: number; aggiornati: number; rimossi: number; invariati: number; scarti: number }
+export interface SyncRun {
+  codAzienda: string;
+  tipo: SyncTipo;
+  origine: 'pianificata' | 'manuale' | 'replay';
+  actor: string;
+  /** A replay: the dead letter replayed, and its keys (undefined: every record, as a full run). */
+  replayOf?: { id: string; codSync: string; keys?: readonly string[] };
+}
+
+export const newSyncCode = (now = new Date()) => `SYNC-${now.toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(6).toString('hex').toUpperCase()}`;
+
+interface CopyRow { chiave: string; fonte: string; hash: string }
+
+async function copyPage(trx: Knex.Transaction, codAzienda: string, tipo: SyncTipo, codSync: string, syncId: string, platform: Stamp[], copy: CopyRow[], counts: SyncCounts) {
+  const source = SYNC_SOURCES[tipo];
+  const have = new Map(copy.map((r) => [r.chiave, r]));
+  const seen = new Set(platform.map((s) => s.chiave));
+  const gone = copy.filter((r) => !seen.has(r.chiave)).map((r) => r.chiave);
+  const changed = platform.filter((s) => have.get(s.chiave)?.fonte !== s.fonte);
+  counts.esaminati += platform.length + gone.length;
+  counts.invariati += platform.length - changed.length;
+  if (gone.length) {
+    counts.rimossi += await trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).whereIn('chiave', gone).delete();
+  }
+  if (!changed.length) return;
+  const records = await source.read(trx, codAzienda, changed.map((s) => s.chiave));
+  const rows: Record<string, unknown>[] = [];
+  const dead: { chiave: string; motivo: string }[] = [];
+  for (const s of changed) {
+    const record = records.get(s.chiave);
+    // Gone between the stamp and the read: the next run removes it from the copy, if there.
+    if (record === undefined) continue;
+    const motivo = source.problem(record);
+    if (motivo) { dead.push({ chiave: s.chiave, motivo }); continue; }
+    const hash = contentHash(record);
+    const prev = have.get(s.chiave);
+    if (prev?.hash === hash) {
+      // Same content under a new stamp (a write that changed nothing the engine reads): the stamp moves on.
+      await trx('engine_copia').where({ cod_azienda: codAzienda, tipo, chiave: s.chiave }).update({ fonte: s.fonte, cod_sync: codSync, aggiornato_at: trx.fn.now() });
+      counts.invariati += 1;
+      continue;
+    }
+    if (prev) counts.aggiornati += 1; else counts.inseriti += 1;
+    rows.push({ cod_azienda: codAzienda, tipo, chiave: s.chiave, contenuto: JSON.stringify(record), hash, fonte: s.fonte, cod_sync: codSync, aggiornato_at: trx.fn.now() });
+  }
+  if (rows.length) await trx('engine_copia').insert(rows).onConflict(['cod_azienda', 'tipo', 'chiave']).merge();
+  if (dead.length) {
+    // The copy never keeps a record the platform changed into one the engine cannot take.
+    await trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).whereIn('chiave', dead.map((d) => d.chiave)).delete();
+    await trx('engine_sync_scarti').insert(dead.map((d) => ({ cod_azienda: codAzienda, sync_id: syncId, tipo, chiave: d.chiave, motivo: d.motivo })))
+      .onConflict(['sync_id', 'chiave']).merge();
+    counts.scarti += dead.length;
+  }
+}
+
+async function copyRows(trx: Knex.Transaction, codAzienda: string, tipo: SyncTipo, q: { from?: string; to?: string; keys?: readonly string[] }): Promise<CopyRow[]> {
+  const b = trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).select('chiave', 'fonte', 'hash').orderBy('chiave');
+  if (q.keys) b.whereIn('chiave', [...q.keys]);
+  if (q.from !== undefined) b.andWhere('chiave', '>', q.from);
+  if (q.to !== undefined) b.andWhere('chiave', '<=', q.to);
+  return b;
+}
+
+/** Runs one sync and returns its record (`cod_sync`, state, counts). Never throws for a failure of the run itself: that is its record's state. */
+export async function runSync(db: Knex, run: SyncRun): Promise<{ id: string; cod_sync: string; stato: string } & SyncCounts> {
+  const { codAzienda, tipo } = run;
+  const id = randomUUID();
+  const codSync = newSyncCode();
+  const ctx = { codAzienda, actor: run.actor };
+  await withTenant(db, ctx, (trx) => trx('engine_sync').insert({
+    id, cod_azienda: codAzienda, cod_sync: codSync, tipo, origine: run.origine, replay_di: run.replayOf?.codSync ?? null, motore: engineInstance(), avviata_da: run.actor,
+  }));
+  const counts: SyncCounts = { esaminati: 0, inseriti: 0, aggiornati: 0, rimossi: 0, invariati: 0, scarti: 0 };
+  const source = SYNC_SOURCES[tipo];
+  let errore: string | undefined;
+  try {
+    const keys = run.replayOf?.keys;
+    if (keys) {
+      for (let i = 0; i < keys.length; i += SYNC_PAGE) {
+        const page = keys.slice(i, i + SYNC_PAGE);
+        await withTenant(db, ctx, async (trx) => copyPage(trx, codAzienda, tipo, codSync, id, await source.stamps(trx, codAzienda, { keys: page }), await copyRows(trx, codAzienda, tipo, { keys: page }), counts));
+      }
+    } else {
+      let after: string | undefined;
+      for (;;) {
+        const done = await withTenant(db, ctx, async (trx) => {
+          const platform = await source.stamps(trx, codAzienda, { after, limit: SYNC_PAGE });
+          const last = platform.length === SYNC_PAGE ? platform.at(-1)!.chiave : undefined;
+          // The copy's rows in the same key range: up to the page's last key, or to the end on the last page.
+          await copyPage(trx, codAzienda, tipo, codSync, id, platform, await copyRows(trx, codAzienda, tipo, { from: after, to: last }), counts);
+          after = last;
+          return last === undefined;
+        });
+        if (done) break;
+      }
+    }
+  } catch (err) {
+    errore = err instanceof Error ? err.message : String(err);
+  }
+  const stato = errore ? 'fallita' : counts.scarti ? 'scarti' : 'completata';
+  await withTenant(db, ctx, async (trx) => {
+    await trx('engine_sync').where({ id }).update({ ...counts, stato, errore: errore ?? null, ended_at: trx.fn.now() });
+    // A replay that copied everything closes the dead letter it replayed.
+    if (run.replayOf && stato === 'completata') {
+      await trx('engine_sync').where({ id: run.replayOf.id }).whereIn('stato', ['scarti', 'fallita'])
+        .update({ stato: 'rieseguita', rieseguita_da: codSync, rieseguita_at: trx.fn.now() });
+    }
+  });
+  return { id, cod_sync: codSync, stato, ...counts };
+}
+
+/** Every kind of a tenant, one run each (the Schedule's sync). */
+export async function syncTenant(db: Knex, codAzienda: string, origine: 'pianificata' | 'manuale', actor: string) {
+  const out = [];
+  for (const tipo of ['regola', 'lista', 'cliente'] as const) out.push({ tipo, ...await runSync(db, { codAzienda, tipo, origine, actor }) });
+  return out;
+}
