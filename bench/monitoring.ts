@@ -1,6 +1,6 @@
 /**
  * Monitoring benchmark (not a test; `npm run bench:monitoring`): `npm start` on a throw-away data
- * directory, 20 rules in force (bench/monitoring/rules.ts), customers with declared profiles and
+ * directory, 20 rules in force (the 14 templates and 6 tuned variants: bench/monitoring/rules.ts), customers with declared profiles and
  * movements that look like real histories written inside PostgreSQL (bench/records/seed.ts with
  * bench/monitoring/history.ts), then
  * - realtime: events evaluated per second with p50/p99 through the real path (POST /api/movimenti
@@ -8,7 +8,8 @@
  *   path alone in this process (evaluateEvents: store reads, engine, recording), split by phase;
  * - replay: one year replayed for BENCH_REPLAY_CUSTOMERS customers of a tenant of their own
  *   (POST /api/monitoring/replay, the workflow), time, customers/s, alerts per typology;
- * - quality: the detection figures on the labelled year (bench/monitoring-quality.ts).
+ * - quality: the detection figures of the standard templates on the generated labelled year
+ *   (measureQuality of bench/monitoring-quality.ts; BENCH_QUALITY_CUSTOMERS, BENCH_QUALITY_MONTHS, BENCH_QUALITY_SEED).
  * One JSON object per line. BENCH_CUSTOMERS, BENCH_MOVEMENTS, BENCH_REPLAY_CUSTOMERS size it,
  * BENCH_SECONDS the length of each load, BENCH_CONCURRENCY its clients; BENCH_ONLY=realtime,replay,quality picks parts.
  */
@@ -20,6 +21,8 @@ import { seedBenchRules } from './monitoring/rules';
 import { startAppStack, type AppStack } from './platform/app-stack';
 import { seedTenantAndSignIn } from './platform/seed';
 import { seedRecords } from './records/seed';
+import { measureQuality, qualityLines } from './monitoring-quality';
+import { templateRuleVersions } from '../src/domains/monitoring/templates';
 import { csrfToken } from './risk/measure';
 
 // Every figure with the machine's 1-minute load average when it was taken (the cores are shared).
@@ -45,8 +48,8 @@ async function seededTenant(stack: AppStack, codAzienda: string, customers: numb
   return { client, token };
 }
 
-const stack = await startAppStack(log);
-try {
+const stack = only.has('realtime') || only.has('replay') ? await startAppStack(log) : undefined;
+if (stack) try {
   // The replay's tenant first: its indexes are rebuilt over its own rows before the 10 million are written.
   if (only.has('replay')) {
     const perCustomer = MOVEMENTS / CUSTOMERS;
@@ -63,9 +66,14 @@ try {
     await realPathFigure(client, token, { what: 'kyt', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out });
     client.close();
   }
-  if (only.has('quality')) {
-    out({ figure: 'quality', note: 'the detection figures on the labelled year run with `npm run bench:monitoring-quality` (bench/monitoring-quality.ts)' });
-  }
 } finally {
   await stack.stop();
+}
+// Pure and in memory (no database): after the platform has stopped, so it has the cores to itself.
+if (only.has('quality')) {
+  const m = measureQuality({
+    regole: [...templateRuleVersions()], clienti: num('BENCH_QUALITY_CUSTOMERS', 10_000), seed: process.env.BENCH_QUALITY_SEED ?? 'monitoraggio',
+    mesi: num('BENCH_QUALITY_MONTHS', 12), log,
+  });
+  for (const line of qualityLines(m)) out(line);
 }
