@@ -11,6 +11,8 @@ import { registerRulePages } from './rules/rules.pages';
 import { monitoringRulesList } from './rules/rules.list';
 import { withEvaluation } from './evaluation/evaluation.area';
 import { withEngine } from './sync/engine.area';
+import { registerTemplateRoutes } from './templates/templates.routes';
+import { registerTemplatePages } from './templates/templates.pages';
 
 /**
  * Transaction monitoring and KYT (issue 23, docs/monitoring.md): rules as versioned data, alerts
@@ -20,7 +22,7 @@ export const monitoringArea = withEngine(withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   // /alert/nuovo before /alert/:id.
-  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages],
+  routes: [registerAlertRoutes, registerRuleRoutes, registerAlertNewPage, registerAlertPages, registerTransactionPages, registerRulePages, registerTemplateRoutes, registerTemplatePages],
   lists: [alertsListWithExport, monitoringRulesList],
   navigation: [
     { section: 'Monitoraggio', label: 'Alert', href: '/alert', roles: STAFF_READ, order: 10 },

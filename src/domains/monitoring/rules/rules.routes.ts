@@ -11,7 +11,8 @@ import { RULE_EDITORS, RULE_RETIRERS } from '../monitoring.access';
 import { requestRelease } from '../release/release.commands';
 import { createRule, discardDraft, retireRule, updateRuleDraft, type RuleActor } from './rules.commands';
 import { listRules, ruleDetail } from './rules.repo';
-import { createRuleSchema, listRulesQuery, ruleDetailResponse, ruleListResponse, updateRuleSchema, type UpdateRuleInput } from './rules.schemas';
+import { createRuleBody } from '../templates/templates.schemas';
+import { listRulesQuery, ruleDetailResponse, ruleListResponse, updateRuleSchema, type UpdateRuleInput } from './rules.schemas';
 
 const tag = 'Monitoraggio';
 
@@ -50,8 +51,8 @@ export const registerRuleRoutes: RegisterRoutes = (router, { deps }) => {
   });
 
   router.api({
-    method: 'POST', path: '/api/monitoring/rules', summary: 'Crea una regola: la sua prima versione è una bozza (la condizione è validata, con il percorso del nodo errato)', tag,
-    access: staff(RULE_EDITORS), body: createRuleSchema, response: ruleDetailResponse, status: 201,
+    method: 'POST', path: '/api/monitoring/rules', summary: 'Crea una regola, anche da un modello standard (modello): la sua prima versione è una bozza (la condizione è validata, con il percorso del nodo errato)', tag,
+    access: staff(RULE_EDITORS), body: createRuleBody, response: ruleDetailResponse, status: 201,
     handler: async (ctx, { body }) => {
       const { rule } = await tx(deps, ctx, (trx) => createRule(trx, tenantOf(ctx), ruleActor(ctx), body));
       ctx.set('Location', `/api/monitoring/rules/${rule.id}`);

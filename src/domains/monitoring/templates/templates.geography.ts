@@ -1,3 +1,4 @@
+import { STORICO_GIORNI } from './templates.common';
 import type { ModelloRegola } from './template.types';
 
 /**
@@ -17,7 +18,7 @@ export const paesiAltoRischio: ModelloRegola = {
   tipologia: 'paesi_alto_rischio',
   descrizione: 'Operazione di almeno 1.000 € con una controparte di un paese terzo ad alto rischio (Reg. delegato UE 2016/1675) '
     + 'o della lista GAFI "call for action", per paese della controparte o dell\'IBAN. Non scatta quando i flussi con questi '
-    + 'paesi negli ultimi 30 giorni sono in linea con quelli abituali del cliente (meno del doppio della media dell\'ultimo anno).',
+    + 'paesi negli ultimi 30 giorni sono in linea con quelli abituali del cliente (meno del doppio della media degli ultimi sei mesi).',
   ambito: 'evento', livello: 'cliente', punteggio: 65, esito: 'alert', finestra_dedup_giorni: 30,
   indicatori: ['9.6', '11.2', '10.16'],
   condizione: { tutti: [
@@ -28,6 +29,6 @@ export const paesiAltoRischio: ModelloRegola = {
       { campo: 'evento.controparte_iban_paese', op: 'in', valore: GAFI },
     ] },
     { campo: 'evento.importo_eur', op: 'gte', valore: 1_000 },
-    { non: { aggregato: { fn: 'ratio_history', finestra_giorni: 30, storico_giorni: 365, paesi_controparte: PAESI }, op: 'lt', valore: 2 } },
+    { non: { aggregato: { fn: 'ratio_history', finestra_giorni: 30, storico_giorni: STORICO_GIORNI, paesi_controparte: PAESI }, op: 'lt', valore: 2 } },
   ] },
 };
