@@ -18,6 +18,8 @@ const PROCESS_AREA = {
   // ... its evaluation runs (daily batch, replay, backtest) and the release of a rule's draft.
   'monitoring-runs': 'monitoring',
   'monitoring-release': 'monitoring',
+  // ... and the seed of a demo tenant's labelled year (/api/engine/seed).
+  'monitoring-seed': 'monitoring',
 };
 
 function areaOf(rel) {

@@ -112,6 +112,8 @@ export interface Config {
   temporal: TemporalConfig;
   logLevel: string;
   seedDemo: boolean;
+  /** Customers of the labelled year `npm start` seeds into the demo tenant on a new installation (0: none; SEED_DEMO_YEAR). */
+  seedDemoYear: number;
   /** Content-addressed store of uploaded documents (onboarding). */
   documentDir: string;
   /** Base URL put in links sent to customers (resume links, signing links). */
@@ -149,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const app = roleSettings(env.APP_DATABASE_URL || undefined, env.APP_DB_ROLE || 'cp_app', secret('APP_DB_PASSWORD', (s) => s.appDbPassword));
   const platform = roleSettings(env.PLATFORM_DATABASE_URL || undefined, env.PLATFORM_DB_ROLE || 'cp_platform', secret('PLATFORM_DB_PASSWORD', (s) => s.platformDbPassword));
   const seedDemo = !production && env.SEED_DEMO !== 'false';
+  const seedDemoYear = seedDemo ? Number(env.SEED_DEMO_YEAR ?? 300) : 0;
+  if (!(Number.isInteger(seedDemoYear) && (seedDemoYear === 0 || (seedDemoYear >= 10 && seedDemoYear <= 20_000)))) {
+    throw new ConfigError([`SEED_DEMO_YEAR: 0 (no demo year) or a number of customers between 10 and 20000, not ${env.SEED_DEMO_YEAR}`], production);
+  }
   const maxCachedWorkflows = parseMaxCachedWorkflows(env.WORKER_MAX_CACHED_WORKFLOWS);
   if (typeof maxCachedWorkflows === 'string') throw new ConfigError([maxCachedWorkflows], production);
   return {
@@ -184,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL ?? (mode === 'test' ? 'warn' : 'info'),
     seedDemo,
+    seedDemoYear,
     documentDir: resolve(dataDir, env.DOCUMENT_STORE_DIR ?? 'documents'),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
     onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (seedDemo ? 'DEMO' : undefined),

@@ -8,7 +8,8 @@ import { createApp, purgeSessionsPeriodically } from './app';
 import { answerClientErrors } from './http/client-errors';
 import { logger } from './infra/logger';
 import { startInfrastructure } from './runtime/infrastructure';
-import { seedDemo } from './runtime/seed';
+import { DEMO_TENANT, seedDemo } from './runtime/seed';
+import { startDemoYear } from './domains/monitoring';
 import { Shutdown, StopRequested } from './runtime/shutdown';
 import { createWorker } from '../temporal/worker';
 import { createEngineWorker } from '../temporal/engine-worker';
@@ -61,6 +62,12 @@ async function main(shutdown: Shutdown) {
   if (Number(n) === 0) {
     await (await deps.temporal.get()).schedule.getHandle(SCREENING_IMPORT_SCHEDULE_ID).trigger();
     say('first sanctions list import started (progress at /admin/screening/import)');
+  }
+  shutdown.check();
+  // A new installation's demo tenant gets a small labelled year (customers, movements, alerts), in the background.
+  if (demo && config.seedDemoYear > 0) {
+    const job = await startDemoYear(deps, DEMO_TENANT, config.seedDemoYear);
+    if (job) say(`demo year: ${job.clienti} customers being generated, imported and replayed in the background (progress at /api/engine/seed/${job.id}; SEED_DEMO_YEAR=0 turns it off)`);
   }
   shutdown.check();
 

@@ -212,6 +212,9 @@ export const AUDIT_ACTION_LABELS = {
   'travel_rule.complete': 'Dati mancanti del trasferimento integrati',
 
   // Transaction monitoring and KYT (issue 23): rules and alerts
+  'monitoring.seed.created': 'Anno dimostrativo di monitoraggio avviato',
+  'monitoring.seed.completed': 'Anno dimostrativo di monitoraggio completato',
+  'monitoring.seed.failed': 'Anno dimostrativo di monitoraggio non riuscito',
   'monitoring.rule.create': 'Regola di monitoraggio creata (prima bozza)',
   'monitoring.rule.rename': 'Nome o tipologia della regola di monitoraggio cambiati',
   'monitoring.rule.draft': 'Nuova bozza della regola di monitoraggio dalla versione in vigore',

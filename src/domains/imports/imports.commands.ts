@@ -77,16 +77,9 @@ export async function createImport(deps: Deps, codAzienda: string, actor: string
   } finally {
     await rm(upload.path, { force: true });
   }
-  const id = randomUUID();
-  const workflowId = importWorkflowId(codAzienda, id);
-  const job = await withTenant(deps.db, { codAzienda, actor }, async (trx) => {
-    const [row] = await trx('import_jobs').insert({
-      id, cod_azienda: codAzienda, tipo, formato, nome_file: (upload.originalname || `import.${formato}`).slice(0, 255), sha256: stored.sha256,
-      dimensione: stored.size, workflow_id: workflowId, created_by: actor,
-    }).returning('*') as ImportJobRow[];
-    await appendAudit(trx, { codAzienda, actor, action: 'import.created', entityType: 'import', entityId: id, data: { tipo, formato, nome_file: row!.nome_file, dimensione: stored.size, sha256: stored.sha256 } });
-    return row!;
-  });
+  const job = await recordImportJob(deps.db, { codAzienda, actor, tipo, formato, nome: upload.originalname, stored });
+  const id = job.id;
+  const workflowId = job.workflow_id;
   const input: ImportInput = { importId: id, codAzienda };
   try {
     const client = await deps.temporal.get();
@@ -99,4 +92,30 @@ export async function createImport(deps: Deps, codAzienda: string, actor: string
     throw err;
   }
   return job;
+}
+
+/** The job's row and its audit event, for a file already stored (its workflow is started by the caller). */
+export async function recordImportJob(db: Deps['db'], p: {
+  codAzienda: string; actor: string; tipo: ImportTipo; formato: 'csv' | 'xlsx'; nome: string; stored: { sha256: string; size: number };
+}): Promise<ImportJobRow> {
+  const { codAzienda, actor, tipo, formato, stored } = p;
+  const id = randomUUID();
+  return withTenant(db, { codAzienda, actor }, async (trx) => {
+    const [row] = await trx('import_jobs').insert({
+      id, cod_azienda: codAzienda, tipo, formato, nome_file: (p.nome || `import.${formato}`).slice(0, 255), sha256: stored.sha256,
+      dimensione: stored.size, workflow_id: importWorkflowId(codAzienda, id), created_by: actor,
+    }).returning('*') as ImportJobRow[];
+    await appendAudit(trx, { codAzienda, actor, action: 'import.created', entityType: 'import', entityId: id, data: { tipo, formato, nome_file: row!.nome_file, dimensione: stored.size, sha256: stored.sha256 } });
+    return row!;
+  });
+}
+
+/**
+ * A file the platform wrote itself (the demo year's seed, docs/monitoring.md) imported as any
+ * upload is: stored under its address, its job recorded; the caller runs its workflow (a child
+ * of its own process) and reads the job's progress like the pages do.
+ */
+export async function importGeneratedFile(db: Deps['db'], documentDir: string, p: { codAzienda: string; actor: string; tipo: ImportTipo; nome: string; path: string }): Promise<ImportJobRow> {
+  const stored = await storeImportFile(documentDir, p.codAzienda, p.path);
+  return recordImportJob(db, { codAzienda: p.codAzienda, actor: p.actor, tipo: p.tipo, formato: 'csv', nome: p.nome, stored });
 }

@@ -13,12 +13,13 @@ import { withEvaluation } from './evaluation/evaluation.area';
 import { withEngine } from './sync/engine.area';
 import { registerTemplateRoutes } from './templates/templates.routes';
 import { registerTemplatePages } from './templates/templates.pages';
+import { withSeed } from './seed/seed.area';
 
 /**
  * Transaction monitoring and KYT (issue 23, docs/monitoring.md): rules as versioned data, alerts
  * as a table process deduplicated per customer, rule and window, escalated into cases.
  */
-export const monitoringArea = withEngine(withEvaluation(defineArea({
+export const monitoringArea = withSeed(withEngine(withEvaluation(defineArea({
   name: 'monitoring',
   label: 'Monitoraggio',
   // /alert/nuovo before /alert/:id.
@@ -31,4 +32,4 @@ export const monitoringArea = withEngine(withEvaluation(defineArea({
     { section: 'Monitoraggio', label: 'Regole', href: '/monitoraggio/regole', roles: STAFF_READ, order: 35 },
   ],
   home: alertsHome,
-})));
+}))));

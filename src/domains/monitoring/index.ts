@@ -19,3 +19,5 @@ export type { MonitoringStore } from './evaluation/store';
 export { platformStore } from './evaluation/store.platform';
 export { monitoringStore, useMonitoringStore } from './evaluation/store.current';
 export { DEFAULT_ENGINE_TASK_QUEUE } from '../../../workflows/lib/engine-queue';
+// The demo year's seed (POST /api/engine/seed; `npm start` on a new installation).
+export { startDemoYear } from './seed/seed.commands';

@@ -1,7 +1,7 @@
 // The records area's public surface: the customer data model other areas build on.
 export { nextCode, type Serie } from './records.codes';
 export {
-  decodeOmocodia, dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva, normalisePartitaIva, normaliseTaxId, type TaxIdentity,
+  codiceFiscaleCheckChar, decodeOmocodia, dedupeKey, isValidCodiceFiscale, isValidCodiceFiscalePersona, isValidPartitaIva, normalisePartitaIva, normaliseTaxId, partitaIvaCheckDigit, type TaxIdentity,
 } from './tax-id';
 export { Customer } from './customer.model';
 export { CustomerVersion } from './customer-version.model';

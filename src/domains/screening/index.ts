@@ -2,4 +2,4 @@
 export { listaLabel } from './screening.labels';
 export { checkNames, screenSubjects, screenStoredSubject, screenWallet, syncRegistrySubject, type NameCheckInput, type SubjectScreening } from './screening.service';
 export { screeningForCustomer, type CustomerHit, type CustomerScreening } from './screening.customer';
-export { sanctionedAddressesVersion, sanctionedCryptoAddresses } from './screening.crypto-list';
+export { sanctionedAddressesInData, sanctionedAddressesVersion, sanctionedCryptoAddresses } from './screening.crypto-list';

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
-import { canonicalWalletAddress } from './lib/importers/crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalWalletAddress, parseCryptoUnion } from './lib/importers/crypto';
+import { defaultSanctionsDir } from './lib/load-all';
 
 /**
  * The sanctioned crypto addresses of the lists in force, as one named list for other areas
@@ -27,4 +30,14 @@ export async function sanctionedCryptoAddresses(trx: Knex | Knex.Transaction): P
      where jsonb_typeof(e.data->'cryptoAddresses') = 'array' and jsonb_array_length(e.data->'cryptoAddresses') > 0`);
   const indirizzi = [...new Set(rows.map((r) => r.address).filter(Boolean).map(canonicalWalletAddress))].sort();
   return { versione, indirizzi };
+}
+
+/**
+ * The sanctioned addresses of the sanctions data the list imports read (crypto/ofac_crypto_addresses_union.txt,
+ * with their currency), for whoever needs them before the first import has run (the demo year's seed).
+ */
+export function sanctionedAddressesInData(dir = defaultSanctionsDir()): { asset: string; indirizzo: string }[] {
+  const file = join(dir, 'crypto', 'ofac_crypto_addresses_union.txt');
+  if (!existsSync(file)) return [];
+  return parseCryptoUnion(readFileSync(file, 'utf8')).map((a) => ({ asset: a.currency, indirizzo: a.address }));
 }

@@ -30,7 +30,8 @@ export const KYT_COLUMNS = (trx: Knex | Knex.Transaction) => [
   'created_by', 'created_at',
 ];
 
-async function recordEvents(trx: Knex.Transaction, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
+/** Records the events in the caller's transaction (idempotent on chain, hash and direction); evaluation is the caller's (real time, or a later replay). */
+export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
   const holders = await addressHolders(trx, codAzienda, eventi.flatMap((e) => [e.indirizzo_da, e.indirizzo_a]));
   const named = await namedCustomers(trx, codAzienda, eventi);
   const errors: FieldError[] = [];
@@ -85,7 +86,7 @@ async function evaluateNew(deps: Deps, codAzienda: string, actor: string, rows: 
 }
 
 export async function submitKytEvents(deps: Deps, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
-  const items = await withTenant(deps.db, { codAzienda, actor }, (trx) => recordEvents(trx, codAzienda, actor, eventi));
+  const items = await withTenant(deps.db, { codAzienda, actor }, (trx) => recordKytEvents(trx, codAzienda, actor, eventi));
   const decisions = await evaluateNew(deps, codAzienda, actor, items.filter((x) => x.nuovo).map((x) => x.row));
   // An event recorded before answers with its decision (or pending, when it has none yet).
   const earlier = items.filter((x) => !x.nuovo && x.row.cod_decisione);

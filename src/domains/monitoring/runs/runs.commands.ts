@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import type { Knex } from 'knex';
 import type { Deps } from '../../../deps';
 import { withTenant } from '../../../db/tenant';
 import { conflict, HttpError, notFound } from '../../../http/errors';
@@ -47,14 +48,18 @@ async function startWorkflow(deps: Deps, run: RunRow, input: MonitoringRunInput,
   }
 }
 
-export async function startReplay(deps: Deps, p: { codAzienda: string; actor: string } & StartReplayInput): Promise<RunRow> {
+/** A replay's row (one at a time per tenant: a running one is a 409), in the caller's tenant transaction; its workflow is started by the caller. */
+export async function planReplay(trx: Knex.Transaction, p: { codAzienda: string; actor: string } & StartReplayInput): Promise<RunRow> {
   const id = randomUUID();
-  const run = await withTenant(deps.db, { codAzienda: p.codAzienda, actor: p.actor }, async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`monitoring-run|${p.codAzienda}|replay`]);
-    const running = await trx('monitoring_esecuzioni').where({ cod_azienda: p.codAzienda, tipo: 'replay', stato: 'running' }).first('id');
-    if (running) throw alreadyRunning('una riesecuzione dello storico', running as { id: string });
-    return insertRun(trx, { id, codAzienda: p.codAzienda, tipo: 'replay', dal: p.dal, al: p.al, workflow_id: monitoringRunWorkflowId(p.codAzienda, 'replay', id), avviata_da: p.actor });
-  });
+  await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`monitoring-run|${p.codAzienda}|replay`]);
+  const running = await trx('monitoring_esecuzioni').where({ cod_azienda: p.codAzienda, tipo: 'replay', stato: 'running' }).first('id');
+  if (running) throw alreadyRunning('una riesecuzione dello storico', running as { id: string });
+  return insertRun(trx, { id, codAzienda: p.codAzienda, tipo: 'replay', dal: p.dal, al: p.al, workflow_id: monitoringRunWorkflowId(p.codAzienda, 'replay', id), avviata_da: p.actor });
+}
+
+export async function startReplay(deps: Deps, p: { codAzienda: string; actor: string } & StartReplayInput): Promise<RunRow> {
+  const run = await withTenant(deps.db, { codAzienda: p.codAzienda, actor: p.actor }, (trx) => planReplay(trx, p));
+  const id = run.id;
   await startWorkflow(deps, run, { codAzienda: p.codAzienda, runId: id, tipo: 'replay', engineTaskQueue: deps.config.temporal.engineTaskQueue }, p.actor);
   return run;
 }

@@ -1,0 +1,28 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import {
+  checkSeedImport, enableSeedRules, finishSeed, generateSeedFiles, planSeedReplay, recordSeedKytEvents, SeedStepFailed, setSeedPhase, type SeedRef,
+} from '../../src/domains/monitoring/seed/seed.steps';
+import type { SeedFase, SeedImport } from '../../workflows/monitoring-seed/monitoring-seed.contract';
+import type { ActivityDeps } from '../deps';
+
+/** The seed's steps (src/domains/monitoring/seed/seed.steps.ts); a step that cannot go on fails without retries. */
+export function createMonitoringSeedActivities({ db, config }: ActivityDeps) {
+  const deps = { db, documentDir: config.documentDir };
+  const final = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof SeedStepFailed) throw ApplicationFailure.nonRetryable(err.message, err.code);
+      throw err;
+    }
+  };
+  return {
+    generateSeedFiles: (ref: SeedRef) => { const ctx = Context.current(); return final(() => generateSeedFiles(deps, ref, () => ctx.heartbeat())); },
+    setSeedPhase: (p: SeedRef & { fase: SeedFase }) => setSeedPhase(deps, p),
+    checkSeedImport: (p: SeedRef & { tipo: SeedImport; importId: string }) => final(() => checkSeedImport(deps, p)),
+    recordSeedKytEvents: (ref: SeedRef) => { const ctx = Context.current(); return final(() => recordSeedKytEvents(deps, ref, () => ctx.heartbeat())); },
+    enableSeedRules: (ref: SeedRef) => final(() => enableSeedRules(deps, ref)),
+    planSeedReplay: (ref: SeedRef) => final(() => planSeedReplay(deps, ref)),
+    finishSeed: (p: SeedRef & { stato: 'completato' | 'fallito'; errore?: string }) => finishSeed(deps, p),
+  };
+}
