@@ -18,8 +18,10 @@ const PROCESS_AREA = {
   // ... its evaluation runs (daily batch, replay, backtest) and the release of a rule's draft.
   'monitoring-runs': 'monitoring',
   'monitoring-release': 'monitoring',
-  // ... and the seed of a demo tenant's labelled year (/api/engine/seed).
+  // ... the seed of a demo tenant's labelled year (/api/engine/seed).
   'monitoring-seed': 'monitoring',
+  // ... and the decision engine's sync of its copy and its pilot.
+  'engine-sync': 'monitoring',
 };
 
 function areaOf(rel) {

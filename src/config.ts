@@ -100,6 +100,8 @@ export interface Config {
   platformDatabaseUrl: string | undefined;
   platformDbRole: string;
   platformDbPassword: string;
+  /** A read replica the engine process (`npm run engine`) reads the platform from for its sync (application role, DATABASE_REPLICA_URL); unset: the primary. */
+  databaseReplicaUrl: string | undefined;
   /** Signs the tenant of every application transaction; the database keeps a copy only the owner reads. */
   tenantContextKey: string;
   embeddedPgPort: number;
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     platformDatabaseUrl: platform.url,
     platformDbRole: platform.role,
     platformDbPassword: platform.password,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
     tenantContextKey: secret('TENANT_CONTEXT_KEY', (s) => s.tenantContextKey)(),
     embeddedPgPort: Number(env.EMBEDDED_PG_PORT ?? 5433),
     sessionSecret: secret('SESSION_SECRET', (s) => s.sessionSecret)(),

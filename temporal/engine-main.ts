@@ -4,8 +4,8 @@ import { buildDbPools } from '../src/deps';
 import { logger } from '../src/infra/logger';
 import { externalAddresses } from '../src/runtime/infrastructure';
 import { Shutdown } from '../src/runtime/shutdown';
-import { engineCopyStore } from '../src/domains/monitoring/sync/copy-store';
-import { useMonitoringStore } from '../src/domains/monitoring';
+import { engineCopyStore, useEngineReplica, useMonitoringStore } from '../src/domains/monitoring';
+import { createAppDb } from '../src/db/knex';
 import { createEngineWorker } from './engine-worker';
 import { connectWorker } from './worker';
 
@@ -21,13 +21,15 @@ async function main() {
   const { db, platformDb } = buildDbPools(config, ownerUrl);
   await checkTenantKeyAtStart(db, (err) => logger.warn({ err }, 'database not reachable at start: tenant-context key not checked'));
   useMonitoringStore(engineCopyStore);
+  const replica = config.databaseReplicaUrl ? createAppDb(config.databaseReplicaUrl, config.tenantContextKey) : undefined;
+  useEngineReplica(replica);
   const connection = await connectWorker(config.temporal, temporalAddress);
   const worker = await createEngineWorker({ connection, temporal: config.temporal, db, platformDb, logger, config });
   const shutdown = new Shutdown({ log: (m) => logger.info(m) });
-  shutdown.add('database', async () => { await db.destroy(); await platformDb.destroy(); });
+  shutdown.add('database', async () => { await db.destroy(); await platformDb.destroy(); await replica?.destroy(); });
   shutdown.add('Temporal connection', () => connection.close());
   const run = worker.run();
-  logger.info({ taskQueue: config.temporal.engineTaskQueue, identity: worker.options.identity }, 'engine worker started');
+  logger.info({ taskQueue: config.temporal.engineTaskQueue, identity: worker.options.identity, replica: Boolean(replica) }, 'engine worker started');
   shutdown.add('engine worker', async () => { worker.shutdown(); await run; });
   shutdown.listen();
   await run.then(() => shutdown.stop('engine worker stopped'), (err: unknown) => { logger.error({ err }, 'engine worker failed'); return shutdown.stop('engine worker failed', 1); });

@@ -5,7 +5,7 @@ import type { ActivityDeps } from '../activities/deps';
 import type { TemporalConfig } from '../src/config';
 import type { PlatformDb } from '../src/db/tenant';
 import type { Logger } from '../src/infra/logger';
-import { engineInstance } from '../src/domains/monitoring/evaluation/realtime';
+import { engineInstance } from '../src/domains/monitoring';
 
 /**
  * A worker on the monitoring engine's task queue (config.temporal.engineTaskQueue,

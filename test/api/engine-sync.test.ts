@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { withTenant } from '../../src/db/tenant';
 import { HttpError } from '../../src/http/errors';
 import { TemporalClientProvider } from '../../temporal/client';
@@ -115,7 +116,7 @@ describe('the decision engine: sync, dead letters, health, reconcile, pilot (/ap
 
   it('the engine\'s store never reads a stale record: what changed since the sync comes from the platform, and equals it', async () => {
     await env.ownerDb('anagrafe').where({ cod_azienda: tenant, cod_anagrafe: 'C-1' }).update({ professione: 'Ristoratore', volume_mensile_atteso_eur: 4_000 });
-    await env.ownerDb('rapporti_soggetti').insert({ cod_azienda: tenant, cod_rapporto: 'R-2', cod_anagrafe: 'C-3', ruolo: 'cointestatario', created_by: 'test' });
+    await env.ownerDb('rapporti_soggetti').insert({ id: randomUUID(), cod_azienda: tenant, cod_rapporto: 'R-2', cod_anagrafe: 'C-3', ruolo: 'cointestatario', dal: '2025-01-01', created_by: 'test' });
     const before = { ...copyReads };
     const [fromCopy, fromPlatform] = await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, async (trx) => [
       await engineCopyStore.profiles(trx, tenant, ['C-1', 'C-2', 'C-3', 'C-9']), await platformStore.profiles(trx, tenant, ['C-1', 'C-2', 'C-3', 'C-9']),

@@ -145,6 +145,7 @@ describe('npm start: a stop signal stops every child it started', function () {
         const children = [...s.seen.values()].map((p) => p.command);
         assert.ok(children.some((c) => c.startsWith('postgres')), `a PostgreSQL was started: ${children.join(', ')}`);
         assert.ok(children.includes('temporal'), `a Temporal dev server was started: ${children.join(', ')}`);
+        assert.match(s.output, /\[start\] engine worker on the task queue monitoring-engine/, 'one engine worker in process');
         s.signal(signal);
         const exit = await s.waitForExit();
         assert.equal(exit.signal, null, `exited by itself, not killed by ${exit.signal}`);

@@ -58,7 +58,7 @@ export interface OutageStack {
   deps: Deps;
   relay: DbRelay;
   login(user: TestUser): Promise<TestClient>;
-  /** Stops the stack's worker (as if killed): workflow updates find no one to run them. */
+  /** Stops the stack's workers, the platform's and the engine's (as if killed): workflow updates find no one to run them. */
   stopWorker(): Promise<void>;
   startWorker(): Promise<void>;
   /** Runs `before` just before the named activity, once, on its next call (to cut the database mid-transition). */
@@ -77,7 +77,9 @@ export async function startOutageStack(env: TestEnv): Promise<OutageStack> {
   const relayedOwnerUrl = new URL(env.ownerUrl);
   relayedOwnerUrl.hostname = '127.0.0.1';
   relayedOwnerUrl.port = String(relay.port);
-  const config = { ...env.deps.config, temporal: { ...env.deps.config.temporal, taskQueue: `outage-${randomUUID()}` } };
+  const queue = `outage-${randomUUID()}`;
+  // The engine's queue of its own too: the monitoring chunks of this stack run on its relayed database.
+  const config = { ...env.deps.config, temporal: { ...env.deps.config.temporal, taskQueue: queue, engineTaskQueue: `${queue}-engine` } };
   const deps = buildDeps(config, { ownerUrl: relayedOwnerUrl.toString(), temporalAddress: env.temporalAddress });
   const hooks = new Map<string, () => void>();
 
@@ -87,15 +89,17 @@ export async function startOutageStack(env: TestEnv): Promise<OutageStack> {
       if (hook) { hooks.delete(name); hook(); }
       return fn(...args);
     }]));
-  let worker: { w: Worker; connection: NativeConnection; run: Promise<void> } | undefined;
+  let worker: { w: Worker; engine: Worker; connection: NativeConnection; run: Promise<void> } | undefined;
   const startWorker = async () => {
     const connection = await NativeConnection.connect({ address: env.temporalAddress });
     const w = await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, workflowBundle: await workflowBundle(), activities });
-    worker = { w, connection, run: w.run() };
+    const engine = await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue: config.temporal.engineTaskQueue, activities });
+    worker = { w, engine, connection, run: Promise.all([w.run(), engine.run()]).then(() => undefined) };
   };
   const stopWorker = async () => {
     if (!worker) return;
     worker.w.shutdown();
+    worker.engine.shutdown();
     await worker.run.catch(() => undefined);
     await worker.connection.close();
     worker = undefined;

@@ -18,6 +18,9 @@ export { STATO_LABELS as ALERT_STATO_LABELS, ORIGINE_LABELS, DISPOSIZIONE_LABELS
 export type { MonitoringStore } from './evaluation/store';
 export { platformStore } from './evaluation/store.platform';
 export { monitoringStore, useMonitoringStore } from './evaluation/store.current';
+export { engineCopyStore } from './sync/copy-store';
+export { useEngineReplica } from './sync/sync.replica';
+export { engineInstance } from './evaluation/realtime';
 export { DEFAULT_ENGINE_TASK_QUEUE } from '../../../workflows/lib/engine-queue';
 // The demo year's seed (POST /api/engine/seed; `npm start` on a new installation).
 export { startDemoYear } from './seed/seed.commands';

@@ -3,6 +3,7 @@ import type { ListeRiferimento, ProfiloCliente } from '../engine';
 import type { RuleVersionData } from '../evaluation/rule-set';
 import type { MonitoringStore } from '../evaluation/store';
 import { platformStore } from '../evaluation/store.platform';
+import { ensureReferenceLists } from '../lists/lists.repo';
 import { SYNC_SOURCES, type ListaCopiata, type SyncTipo } from './sync.sources';
 
 /**
@@ -46,6 +47,8 @@ async function activeRules(trx: Knex.Transaction, codAzienda: string): Promise<R
 }
 
 async function lists(trx: Knex.Transaction, codAzienda: string): Promise<ListeRiferimento> {
+  // As the platform's store does: the tenant's reference lists up to date with the reference data (a no-op once this process checked them).
+  await ensureReferenceLists(trx, codAzienda);
   const { hit, stale } = await fresh<ListaCopiata>(trx, codAzienda, 'lista', undefined);
   // The platform's lists also bring the reference copies up to date: any list stale, read them all there.
   if (stale.length || !hit.size) return platformStore.lists(trx, codAzienda);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { withTenant } from '../../../db/tenant';
+import { syncSourceDb } from './sync.replica';
 import { contentHash, SYNC_SOURCES, SYNC_TIPI, type SyncTipo } from './sync.sources';
 
 /**
@@ -29,7 +30,7 @@ async function reconcileKind(db: Knex, codAzienda: string, actor: string, tipo: 
   const platform = new Map<string, string>();
   let after: string | undefined;
   for (;;) {
-    const page = await withTenant(db, { codAzienda, actor }, async (trx) => {
+    const page = await withTenant(syncSourceDb(db), { codAzienda, actor }, async (trx) => {
       const stamps = await source.stamps(trx, codAzienda, { after, limit: PAGE });
       const records = await source.read(trx, codAzienda, stamps.map((s) => s.chiave));
       for (const [k, v] of records) platform.set(k, contentHash(v));

@@ -2,12 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { withTenant } from '../../../db/tenant';
 import { engineInstance } from '../evaluation/realtime';
+import { ensureReferenceLists } from '../lists/lists.repo';
+import { syncSourceDb } from './sync.replica';
 import { contentHash, SYNC_SOURCES, type Stamp, type SyncTipo } from './sync.sources';
 
 /**
  * One sync run of a tenant and kind (docs/monitoring.md, "The engine process and its sync"): the
- * platform's stamps are compared with the copy's page by page (in key order, one tenant
- * transaction per page), and only what changed is read and written: a record new or changed is
+ * platform's stamps are compared with the copy's page by page (in key order, a few short tenant
+ * transactions per page), and only what changed is read and written: a record new or changed is
  * copied with its stamp and hash, a record the platform no longer has leaves the copy. A record
  * that fails its checks (or whose write fails) is a dead letter of the run, with the reason, and
  * its row leaves the copy, so the engine reads it from the platform until a replay copies it; the
@@ -31,29 +33,28 @@ export const newSyncCode = (now = new Date()) => `SYNC-${now.toISOString().slice
 
 interface CopyRow { chiave: string; fonte: string; hash: string }
 
-async function copyPage(trx: Knex.Transaction, codAzienda: string, tipo: SyncTipo, codSync: string, syncId: string, platform: Stamp[], copy: CopyRow[], counts: SyncCounts) {
-  const source = SYNC_SOURCES[tipo];
+/** The page's keys whose stamp the copy does not have, and the copy's keys the platform no longer has. */
+function diff(platform: Stamp[], copy: CopyRow[]) {
   const have = new Map(copy.map((r) => [r.chiave, r]));
   const seen = new Set(platform.map((s) => s.chiave));
-  const gone = copy.filter((r) => !seen.has(r.chiave)).map((r) => r.chiave);
-  const changed = platform.filter((s) => have.get(s.chiave)?.fonte !== s.fonte);
-  counts.esaminati += platform.length + gone.length;
-  counts.invariati += platform.length - changed.length;
-  if (gone.length) {
-    counts.rimossi += await trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).whereIn('chiave', gone).delete();
-  }
-  if (!changed.length) return;
-  const records = await source.read(trx, codAzienda, changed.map((s) => s.chiave));
+  return { have, gone: copy.filter((r) => !seen.has(r.chiave)).map((r) => r.chiave), changed: platform.filter((s) => have.get(s.chiave)?.fonte !== s.fonte) };
+}
+
+async function writePage(trx: Knex.Transaction, run: { codAzienda: string; tipo: SyncTipo; codSync: string; syncId: string }, d: ReturnType<typeof diff>,
+  records: Map<string, unknown>, counts: SyncCounts) {
+  const { codAzienda, tipo, codSync, syncId } = run;
+  const source = SYNC_SOURCES[tipo];
+  if (d.gone.length) counts.rimossi += await trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).whereIn('chiave', d.gone).delete();
   const rows: Record<string, unknown>[] = [];
   const dead: { chiave: string; motivo: string }[] = [];
-  for (const s of changed) {
+  for (const s of d.changed) {
     const record = records.get(s.chiave);
     // Gone between the stamp and the read: the next run removes it from the copy, if there.
     if (record === undefined) continue;
     const motivo = source.problem(record);
     if (motivo) { dead.push({ chiave: s.chiave, motivo }); continue; }
     const hash = contentHash(record);
-    const prev = have.get(s.chiave);
+    const prev = d.have.get(s.chiave);
     if (prev?.hash === hash) {
       // Same content under a new stamp (a write that changed nothing the engine reads): the stamp moves on.
       await trx('engine_copia').where({ cod_azienda: codAzienda, tipo, chiave: s.chiave }).update({ fonte: s.fonte, cod_sync: codSync, aggiornato_at: trx.fn.now() });
@@ -66,8 +67,8 @@ async function copyPage(trx: Knex.Transaction, codAzienda: string, tipo: SyncTip
   if (rows.length) await trx('engine_copia').insert(rows).onConflict(['cod_azienda', 'tipo', 'chiave']).merge();
   if (dead.length) {
     // The copy never keeps a record the platform changed into one the engine cannot take.
-    await trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).whereIn('chiave', dead.map((d) => d.chiave)).delete();
-    await trx('engine_sync_scarti').insert(dead.map((d) => ({ cod_azienda: codAzienda, sync_id: syncId, tipo, chiave: d.chiave, motivo: d.motivo })))
+    await trx('engine_copia').where({ cod_azienda: codAzienda, tipo }).whereIn('chiave', dead.map((x) => x.chiave)).delete();
+    await trx('engine_sync_scarti').insert(dead.map((x) => ({ cod_azienda: codAzienda, sync_id: syncId, tipo, chiave: x.chiave, motivo: x.motivo })))
       .onConflict(['sync_id', 'chiave']).merge();
     counts.scarti += dead.length;
   }
@@ -92,26 +93,38 @@ export async function runSync(db: Knex, run: SyncRun): Promise<{ id: string; cod
   }));
   const counts: SyncCounts = { esaminati: 0, inseriti: 0, aggiornati: 0, rimossi: 0, invariati: 0, scarti: 0 };
   const source = SYNC_SOURCES[tipo];
+  // The platform is read where the engine reads it (a replica when configured), the copy written on the primary.
+  const from = syncSourceDb(db);
+  const ids = { codAzienda, tipo, codSync, syncId: id };
+  /** One page: the platform's stamps, the copy's rows in the same range, the changed records read, then written. */
+  const page = async (stamps: (trx: Knex.Transaction) => Promise<Stamp[]>, range: (platform: Stamp[]) => { from?: string; to?: string; keys?: readonly string[] }) => {
+    // Short transactions one after the other, never two connections at once: a concurrent run writes the same rows the same way.
+    const platform = await withTenant(from, ctx, stamps);
+    const d = diff(platform, await withTenant(db, ctx, (trx) => copyRows(trx, codAzienda, tipo, range(platform))));
+    counts.esaminati += platform.length + d.gone.length;
+    counts.invariati += platform.length - d.changed.length;
+    const records = d.changed.length ? await withTenant(from, ctx, (trx) => source.read(trx, codAzienda, d.changed.map((s) => s.chiave))) : new Map<string, unknown>();
+    await withTenant(db, ctx, (trx) => writePage(trx, ids, d, records, counts));
+    return platform;
+  };
   let errore: string | undefined;
   try {
+    // The tenant's reference lists are brought up to date (a write) before they are compared.
+    if (tipo === 'lista') await withTenant(db, ctx, (trx) => ensureReferenceLists(trx, codAzienda));
     const keys = run.replayOf?.keys;
     if (keys) {
       for (let i = 0; i < keys.length; i += SYNC_PAGE) {
-        const page = keys.slice(i, i + SYNC_PAGE);
-        await withTenant(db, ctx, async (trx) => copyPage(trx, codAzienda, tipo, codSync, id, await source.stamps(trx, codAzienda, { keys: page }), await copyRows(trx, codAzienda, tipo, { keys: page }), counts));
+        const slice = keys.slice(i, i + SYNC_PAGE);
+        await page((trx) => source.stamps(trx, codAzienda, { keys: slice }), () => ({ keys: slice }));
       }
     } else {
       let after: string | undefined;
       for (;;) {
-        const done = await withTenant(db, ctx, async (trx) => {
-          const platform = await source.stamps(trx, codAzienda, { after, limit: SYNC_PAGE });
-          const last = platform.length === SYNC_PAGE ? platform.at(-1)!.chiave : undefined;
+        const platform = await page((trx) => source.stamps(trx, codAzienda, { after, limit: SYNC_PAGE }),
           // The copy's rows in the same key range: up to the page's last key, or to the end on the last page.
-          await copyPage(trx, codAzienda, tipo, codSync, id, platform, await copyRows(trx, codAzienda, tipo, { from: after, to: last }), counts);
-          after = last;
-          return last === undefined;
-        });
-        if (done) break;
+          (p) => ({ from: after, to: p.length === SYNC_PAGE ? p.at(-1)!.chiave : undefined }));
+        if (platform.length < SYNC_PAGE) break;
+        after = platform.at(-1)!.chiave;
       }
     }
   } catch (err) {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { loadLists } from '../lists/lists.repo';
 import { validateMonitoringCondition } from '../monitoring.conditions';
 import { platformStore } from '../evaluation/store.platform';
 import { canonicalJson, type RuleVersionData } from '../evaluation/rule-set';
@@ -98,11 +97,15 @@ const lists: SyncSource<ListaCopiata> = {
     if (limit) q.limit(limit);
     return q as Promise<Stamp[]>;
   },
+  // Read as it is (no reference list brought up to date here: this may be a read-only replica; runSync does that first on the primary).
   async read(trx, codAzienda, keys) {
-    const all = await loadLists(trx, codAzienda);
-    const out = new Map<string, ListaCopiata>();
-    for (const k of keys) if (all[k]) out.set(k, { versione: all[k].versione, voci: [...all[k].voci].sort() });
-    return out;
+    const heads = await trx('liste_riferimento').where('cod_azienda', codAzienda).whereIn('codice', [...keys]).whereNotNull('versione_id')
+      .select('codice', 'versione_corrente', 'versione_id') as { codice: string; versione_corrente: number; versione_id: string }[];
+    const voci = heads.length ? await trx('liste_riferimento_voci').where('cod_azienda', codAzienda).whereIn('versione_id', heads.map((h) => h.versione_id))
+      .select('versione_id', 'valore') as { versione_id: string; valore: string }[] : [];
+    const byVersion = new Map<string, string[]>();
+    for (const v of voci) (byVersion.get(v.versione_id) ?? byVersion.set(v.versione_id, []).get(v.versione_id)!).push(v.valore);
+    return new Map(heads.map((h) => [h.codice, { versione: `v${h.versione_corrente}`, voci: (byVersion.get(h.versione_id) ?? []).sort() }]));
   },
   problem(l) {
     const bad = l.voci.findIndex((v) => typeof v !== 'string' || !v.trim());
