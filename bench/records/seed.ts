@@ -1,6 +1,25 @@
 import type { Knex } from 'knex';
 
 /**
+ * A variant of the movements' rows: `rows` is a select over `generate_series(:from + 1, :to) i`
+ * giving the insert's columns (named bindings :cod, :c (customers), :from, :to, :days), spread
+ * over the last `days` days. The default is the records benchmark's uniform rows over two years.
+ */
+export interface MovementRows { days: number; columns: string; rows: string }
+
+const UNIFORM: MovementRows = {
+  days: 731,
+  columns: `id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, data_valuta, importo, valuta, importo_eur, segno, causale, canale, contanti,
+          controparte_nome, controparte_paese, chiave_esterna, created_by, created_at`,
+  rows: `select gen_random_uuid(), :cod, 'RAP-' || lpad((1 + i % :c::bigint)::text, 6, '0'), 'ANA-' || lpad((1 + i % :c::bigint)::text, 6, '0'),
+          current_date - (i % 731)::int, current_date - (i % 731)::int, 1 + (i * 7919 % 1000000) / 100.0, 'EUR', 1 + (i * 7919 % 1000000) / 100.0,
+          (array['entrata','uscita'])[1 + i % 2], (array['Bonifico','Prelievo','Versamento','Pagamento POS'])[1 + i % 4],
+          (array['bonifico','sportello','ATM','POS'])[1 + i % 4], i % 25 = 0, 'Controparte ' || (i % 5000), (array['IT','IT','DE','FR'])[1 + i % 4],
+          'SEED-' || i, 'bench', now()
+        from generate_series(:from::bigint + 1, :to::bigint) i`,
+};
+
+/**
  * The records benchmark's data, written by the owner inside PostgreSQL (generate_series), on the
  * throw-away database of the benchmark's own `npm start`: `customers` customers with one
  * relationship each (and its holder role), and `movements` movements spread over the last two
@@ -8,8 +27,9 @@ import type { Knex } from 'knex';
  * build is several times faster than ten million index insertions); their definitions are read
  * from the catalogue first, so what is rebuilt is exactly what the migrations made.
  */
-export async function seedRecords(owner: Knex, p: { codAzienda: string; customers: number; movements: number; log: (m: string) => void }) {
+export async function seedRecords(owner: Knex, p: { codAzienda: string; customers: number; movements: number; log: (m: string) => void; history?: MovementRows }) {
   const { codAzienda, customers, movements, log } = p;
+  const history = p.history ?? UNIFORM;
   await owner.raw(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, nome, cognome, paese_residenza, nazionalita, pep, classe_rischio, stato, created_by, created_at, updated_at)
     select :cod, 'ANA-' || lpad(i::text, 6, '0'), case when i % 5 = 0 then 'societa' else 'persona_fisica' end,
       case when i % 5 = 0 then 'Società ' || i || ' S.r.l.' else 'Nome' || i || ' Cognome' || md5(i::text) end,
@@ -27,21 +47,14 @@ export async function seedRecords(owner: Knex, p: { codAzienda: string; customer
   await owner.raw(`insert into codici_progressivi (cod_azienda, serie, ultimo) values (?, 'ANA', ?), (?, 'RAP', ?) on conflict do nothing`, [codAzienda, customers, codAzienda, customers]);
   log(`${customers} customers and relationships written`);
 
-  await owner.raw(`select movimenti_ensure_partitions(array(select generate_series(current_date - 731, current_date, interval '1 month')::date) || current_date)`);
+  await owner.raw(`select movimenti_ensure_partitions(array(select generate_series(current_date - ?::int, current_date, interval '1 month')::date) || current_date)`, [history.days]);
   const rebuild = await dropForLoad(owner, ['movimenti', 'movimenti_chiavi']);
   const chunk = 1_000_000;
   for (let from = 0; from < movements; from += chunk) {
     const n = Math.min(chunk, movements - from);
     await owner.transaction(async (trx) => {
       await trx.raw('set local synchronous_commit = off');
-      await trx.raw(`insert into movimenti (id, cod_azienda, cod_rapporto, cod_anagrafe, data_operazione, data_valuta, importo, valuta, importo_eur, segno, causale, canale, contanti,
-          controparte_nome, controparte_paese, chiave_esterna, created_by, created_at)
-        select gen_random_uuid(), :cod, 'RAP-' || lpad((1 + i % :c::bigint)::text, 6, '0'), 'ANA-' || lpad((1 + i % :c::bigint)::text, 6, '0'),
-          current_date - (i % 731)::int, current_date - (i % 731)::int, 1 + (i * 7919 % 1000000) / 100.0, 'EUR', 1 + (i * 7919 % 1000000) / 100.0,
-          (array['entrata','uscita'])[1 + i % 2], (array['Bonifico','Prelievo','Versamento','Pagamento POS'])[1 + i % 4],
-          (array['bonifico','sportello','ATM','POS'])[1 + i % 4], i % 25 = 0, 'Controparte ' || (i % 5000), (array['IT','IT','DE','FR'])[1 + i % 4],
-          'SEED-' || i, 'bench', now()
-        from generate_series(:from::bigint + 1, :to::bigint) i`, { cod: codAzienda, c: customers, from, to: from + n });
+      await trx.raw(`insert into movimenti (${history.columns}) ${history.rows}`, { cod: codAzienda, c: customers, from, to: from + n, days: history.days });
     });
     log(`movements: ${from + n} of ${movements}`);
   }

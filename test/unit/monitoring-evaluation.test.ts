@@ -46,6 +46,18 @@ describe('monitoring evaluation paths (pure parts)', () => {
       assert.equal(ruleSetFor('T3', [version({ versione_id: 'v-draft', punteggio: 90 })], lists, { drafts: true }), edited);
     });
 
+    it('tells real time the look-back of the event rules alone, the daily rules\' being longer', () => {
+      const set = ruleSetFor('T4', [
+        version(),
+        version({ versione_id: 'v-dorm', cod_regola: 'dormiente', ambito: 'giornaliero',
+          condizione: { aggregato: { fn: 'ratio_history', finestra_giorni: 30, storico_giorni: 730 }, op: 'exists' } }),
+      ], lists);
+      assert.equal(set.regole.giorni_storico, 760);
+      assert.equal(set.regole.giorni_storico_evento, 30);
+      assert.equal(ruleSetFor('T4', [version({ condizione: { campo: 'evento.contanti', op: 'eq', valore: true } })], lists).regole.giorni_storico_evento, 1,
+        'an event rule without aggregates reads the event\'s day only');
+    });
+
     it('hashes a version\'s content whatever the order of keys and indicators, and changes with it', () => {
       const a = version({ indicatori: ['11.1', '9.2'] });
       const b = { ...version({ indicatori: ['9.2', '11.1'] }), condizione: JSON.parse(canonicalJson(a.condizione)) };

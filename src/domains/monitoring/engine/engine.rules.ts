@@ -31,6 +31,11 @@ export interface RegolePreparate {
   readonly versioni_regole: Readonly<Record<string, number>>;
   /** Days of history before a point that the rules can read (windows plus histories): what a caller must load. */
   readonly giorni_storico: number;
+  /**
+   * The same for the event rules alone: what real time must load to evaluate one event (the daily
+   * rules, often reading a year or two, are evaluated when the day closes, from a history of their own).
+   */
+  readonly giorni_storico_evento: number;
 }
 
 /** A version whose condition fails validation: the engine refuses the whole set (rules are validated when saved). */
@@ -57,6 +62,7 @@ export function prepareRules(versioni: readonly VersioneRegola[], liste: ListeRi
   const giornaliere: RegolaPreparata[] = [];
   const versioniRegole: Record<string, number> = {};
   let days = 1;
+  let eventDays = 1;
   for (const v of versioni) {
     const issues = validateMonitoringCondition(v.condizione, Object.keys(liste));
     if (issues.length) throw new RegolaNonValidaError(v.id, issues);
@@ -69,6 +75,7 @@ export function prepareRules(versioni: readonly VersioneRegola[], liste: ListeRi
       aggregati.set(`aggregato:${aggregateKey(loaded)}`, loaded);
       aggregati.set(`aggregato:${aggregateKey(a)}`, loaded);
       days = Math.max(days, lookback(a));
+      if (v.ambito === 'evento') eventDays = Math.max(eventDays, lookback(a));
     };
     const walk = (c: VersioneRegola['condizione']): void => {
       if ('tutti' in c) c.tutti.forEach(walk);
@@ -81,5 +88,5 @@ export function prepareRules(versioni: readonly VersioneRegola[], liste: ListeRi
     (v.ambito === 'evento' ? evento : giornaliere).push(prepared);
     versioniRegole[v.id] = v.versione;
   }
-  return { versioni, evento, giornaliere, liste: normalised, versioni_liste: versioniListe, versioni_regole: versioniRegole, giorni_storico: days };
+  return { versioni, evento, giornaliere, liste: normalised, versioni_liste: versioniListe, versioni_regole: versioniRegole, giorni_storico: days, giorni_storico_evento: eventDays };
 }

@@ -43,7 +43,8 @@ export async function evaluateEvents(trx: Knex.Transaction, codAzienda: string, 
   const cods = [...new Set(events.map((e) => e.cod_anagrafe))];
   const days = events.map((e) => e.giorno).sort();
   const profiles = await store.profiles(trx, codAzienda, cods);
-  const histories = await store.histories(trx, codAzienda, cods, addDays(days[0]!, -set.regole.giorni_storico), days.at(-1)!);
+  // Only the event rules run here: their look-back, not the daily rules' (often a year or two longer).
+  const histories = await store.histories(trx, codAzienda, cods, addDays(days[0]!, -set.regole.giorni_storico_evento), days.at(-1)!);
   const peers = peersOf(trx, store, codAzienda);
   const loading = (performance.now() - started) / events.length;
 

@@ -35,9 +35,10 @@ async function profiles(trx: Knex.Transaction, codAzienda: string, cods: readonl
     .select('cod_anagrafe', 'codice_esterno', 'tipo_soggetto', 'ateco', 'professione', 'pep', 'classe_rischio', 'paese_residenza',
       trx.raw('data_nascita::text as data_nascita'), trx.raw('data_onboarding::text as data_onboarding'), 'volume_mensile_atteso_eur', 'uso_contanti_atteso') as CustomerRow[];
   // The relationships the customers hold or have a role on, with every holder of each.
-  const rels = await trx('rapporti as r').where('r.cod_azienda', codAzienda)
-    .andWhere((q) => q.whereIn('r.cod_anagrafe', cods).orWhereExists((s) => s.from('rapporti_soggetti as s')
-      .whereRaw('s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto').whereIn('s.cod_anagrafe', cods)))
+  // Two index lookups (holder; any role) as one set of codes: an `or exists` here walked every relationship of the tenant.
+  const related = trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', cods).select('cod_rapporto')
+    .union((u) => u.from('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', cods).select('cod_rapporto'));
+  const rels = await trx('rapporti as r').where('r.cod_azienda', codAzienda).whereIn('r.cod_rapporto', related)
     .select('r.cod_rapporto', 'r.cod_anagrafe', 'r.tipo', trx.raw('r.data_apertura::text as data_apertura'),
       trx.raw(`array(select s.cod_anagrafe from rapporti_soggetti s where s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto
         and s.ruolo = any(?) and s.al is null) as intestatari`, [HOLDER_ROLES]),

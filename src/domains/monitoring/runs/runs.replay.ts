@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { raiseAlerts } from '../alerts/alerts.raise';
+import { raiseAlerts, type AlertCandidate } from '../alerts/alerts.raise';
 import { replayCustomer, type Giorno, type MovimentoMonitorato, type StatistichePari } from '../engine';
 import { addDays } from '../engine/engine.dates';
 import { toCandidates } from '../evaluation/candidates';
@@ -23,8 +23,7 @@ export async function replayBatch(trx: Knex.Transaction, run: RunRow, cods: read
   const histories = await store.histories(trx, codAzienda, cods, addDays(run.dal, -set.regole.giorni_storico), run.al);
   const peers = await storedPeers(trx, codAzienda, run.dal, run.al);
   let eventi = 0;
-  let alertNuovi = 0;
-  let alertAggiornati = 0;
+  const candidates: AlertCandidate[] = [];
   for (const cod of cods) {
     const profilo = profiles.get(cod);
     const storico = histories.get(cod) ?? [];
@@ -32,13 +31,11 @@ export async function replayBatch(trx: Knex.Transaction, run: RunRow, cods: read
     const r = replayCustomer(set.regole, { profilo, storico, dal: run.dal, al: run.al, pari: (g) => peers(g) });
     eventi += r.eventi;
     const history = new Map<string, MovimentoMonitorato>(storico.map((m) => [m.id, m]));
-    const candidates = toCandidates(r.candidati, set, { origine: 'replay', history });
-    if (!candidates.length) continue;
-    const raised = await raiseAlerts(trx, codAzienda, candidates, { actor: 'sistema:monitoraggio:replay' });
-    alertNuovi += raised.filter((x) => x.esito === 'nuovo').length;
-    alertAggiornati += raised.filter((x) => x.esito === 'aggiornato').length;
+    candidates.push(...toCandidates(r.candidati, set, { origine: 'replay', history }));
   }
-  return { eventi, alertNuovi, alertAggiornati };
+  // The batch's hits in one call: the rule versions they name are read once per batch, not once per customer.
+  const raised = candidates.length ? await raiseAlerts(trx, codAzienda, candidates, { actor: 'sistema:monitoraggio:replay' }) : [];
+  return { eventi, alertNuovi: raised.filter((x) => x.esito === 'nuovo').length, alertAggiornati: raised.filter((x) => x.esito === 'aggiornato').length };
 }
 
 /** The stored peer medians of a period, each day answering the latest computed on or before it (within a week). */
