@@ -61,7 +61,7 @@ export async function engineHealth(deps: Deps, codAzienda: string, actor: string
   else if (!workers.workers.length) problemi.push(`nessun worker del motore sulla coda ${deps.config.temporal.engineTaskQueue}`);
   if (maxLag === null) problemi.push('la copia del motore non è mai stata sincronizzata per ogni tipo');
   else if (maxLag > SYNC_LAG_DEGRADED_SECONDS) problemi.push(`copia del motore in ritardo di ${maxLag} s`);
-  if (deadLetters) problemi.push(`${deadLetters} sincronizzazioni in dead letter`);
+  if (deadLetters) problemi.push(deadLetters === 1 ? "1 sincronizzazione in dead letter" : `${deadLetters} sincronizzazioni in dead letter`);
   if (tenant.giornaliera?.stato === 'failed') problemi.push(`elaborazione giornaliera del ${String(tenant.giornaliera.giorno)} fallita`);
   const status = !workers.ok || !workers.workers.length ? 'down' : problemi.length ? 'degraded' : 'ok';
   return {

@@ -30,15 +30,17 @@ export const contentHash = (v: unknown) => createHash('sha256').update(canonical
 /**
  * A customer's stamp: the row versions (xmin) of the customer, of the relationships it holds or
  * has a role on, and of every subject row of those relationships (their holders are part of the
- * profile). Conservative: any write to one of these rows, even one that changes nothing the engine
+ * profile). The relationships are found by two index lookups (holder; any role): an `or exists`
+ * walked every relationship of the tenant for each customer. Conservative: any write to one of these rows, even one that changes nothing the engine
  * reads, makes the copy stale, never the other way round.
  */
 const CUSTOMER_STAMP = `md5(a.xmin::text || '|' || coalesce((
     select string_agg(r.cod_rapporto || ':' || r.xmin::text || ':' || coalesce((
       select string_agg(s.cod_anagrafe || '.' || s.xmin::text, ',' order by s.cod_anagrafe, s.xmin::text)
       from rapporti_soggetti s where s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto), ''), ';' order by r.cod_rapporto)
-    from rapporti r where r.cod_azienda = a.cod_azienda and (r.cod_anagrafe = a.cod_anagrafe or exists (
-      select 1 from rapporti_soggetti s2 where s2.cod_azienda = r.cod_azienda and s2.cod_rapporto = r.cod_rapporto and s2.cod_anagrafe = a.cod_anagrafe))), ''))`;
+    from rapporti r where r.cod_azienda = a.cod_azienda and r.cod_rapporto in (
+      select r2.cod_rapporto from rapporti r2 where r2.cod_azienda = a.cod_azienda and r2.cod_anagrafe = a.cod_anagrafe
+      union select s2.cod_rapporto from rapporti_soggetti s2 where s2.cod_azienda = a.cod_azienda and s2.cod_anagrafe = a.cod_anagrafe)), ''))`;
 
 const TIPI_SOGGETTO = ['persona_fisica', 'ditta_individuale', 'societa'];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
