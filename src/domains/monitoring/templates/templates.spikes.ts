@@ -52,7 +52,7 @@ export const incoerenzaProfiloVolume: ModelloRegola = {
   nome: 'Movimentazione incoerente con il volume dichiarato',
   tipologia: 'incoerenza_profilo_volume',
   descrizione: 'Negli ultimi 30 giorni entrate e uscite insieme superano il doppio del volume mensile dichiarato e il triplo '
-    + 'del proprio storico (sei mesi e anno) e il doppio dei clienti simili, in almeno tre operazioni da 1.000 €, con entrate anch\'esse sopra lo storico. Un '
+    + 'del proprio storico (sei mesi e anno) e il doppio dei clienti simili, in almeno tre operazioni da 1.000 €, con entrate oltre due volte e mezza lo storico (due stipendi nello stesso mese non bastano). Un '
     + 'acquisto importante pagato con il saldo (crescono solo le uscite) o con fondi propri (giroconto dal conto deposito, '
     + 'mutuo) non basta.',
   ambito: 'giornaliero', livello: 'cliente', punteggio: 50, esito: 'alert', finestra_dedup_giorni: 60,
@@ -61,7 +61,7 @@ export const incoerenzaProfiloVolume: ModelloRegola = {
     { aggregato: { fn: 'ratio_declared', finestra_giorni: 30 }, op: 'gt', valore: 2 },
     { aggregato: { fn: 'count', finestra_giorni: 30, importo_min: 1_000 }, op: 'gte', valore: 3 },
     aboveOwnHistory({ finestra_giorni: 30 }, 3),
-    aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 1.5),
+    aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 2.5),
     unlikePeers({ finestra_giorni: 30 }, 2),
     { non: ownFundsInflow(5_000) },
   ] },
