@@ -104,6 +104,14 @@ describe('monitoring templates', () => {
       none('picco_volume', profilo(), [...base(), mov('2025-06-10', 5_000, 'entrata', { controparte_nome: 'Societa X' })]);
     });
 
+    it('own funds are named by channel or by causale: a mortgage disbursed on another channel is not a spike, a third party\'s bare giroconto is', () => {
+      const car = (entrata: Parameters<typeof mov>[3]) => [...base(), mov('2025-06-05', 30_000, 'entrata', entrata),
+        mov('2025-06-06', 30_000, 'uscita', { causale: 'Acquisto autovettura', controparte_nome: 'Concessionaria', controparte_conto: 'IT55D0000000000000000888888' })];
+      none('picco_volume', profilo(), car({ canale: 'bonifico', causale: 'Erogazione finanziamento', controparte_nome: 'Banca' }));
+      none('picco_volume', profilo(), car({ canale: 'OWN_ACCOUNT', causale: 'Trasferimento', controparte_nome: 'Conto deposito' }));
+      assert.deepEqual(alertsOf('picco_volume', profilo(), car({ canale: 'bonifico', causale: 'Giroconto', controparte_nome: 'Societa X', controparte_conto: 'IT33B0000000000000000777777' })), ['2025-06-05']);
+    });
+
     it('paesi_alto_rischio: a transfer to an Iranian IBAN or counterparty; not to Germany, not a small amount', () => {
       const iran = mov('2025-02-10', 3_000, 'uscita', { controparte_conto: 'IR580540105180021273113007', controparte_nome: 'Beneficiary' });
       assert.deepEqual(alertsOf('paesi_alto_rischio', profilo(), [...base(), iran]), ['2025-02-10']);

@@ -13,14 +13,21 @@ export const STORICO_ANNO = 365;
 /**
  * Inflows from the customer's own funds: a transfer from their deposit or securities account, a
  * mortgage the bank disburses. They are the look-alike of a spike (a house or a car bought with
- * savings), not new money from a third party. The channel's code is the tenant's data: a tenant
- * whose records name it otherwise edits it in the rule.
+ * savings), not new money from a third party. Sources name them differently, by channel or by
+ * causale: the defaults cover the usual codes (a tenant whose records name them otherwise edits
+ * the lists in the rule). Matching is exact and case-insensitive. A bare "giroconto" is not among
+ * them: a third party at the same bank sends one too, and laundered money arrives so.
  */
-export const CANALI_FONDI_PROPRI: readonly string[] = ['interno'];
+export const CANALI_FONDI_PROPRI: readonly string[] = ['interno', 'own_account', 'own-account', 'conti_propri', 'trasferimento_interno'];
+export const CAUSALI_FONDI_PROPRI: readonly string[] = [
+  'giroconto tra conti propri', 'giroconto conti propri', 'trasferimento tra conti propri', 'own account transfer', 'erogazione mutuo', 'erogazione finanziamento',
+];
 
-/** The month's inflows include at least `min` EUR from the customer's own funds. */
-export const ownFundsInflow = (min: number, finestra_giorni = 30): Condizione =>
-  ({ aggregato: { fn: 'sum', finestra_giorni, segno: 'entrata', canali: CANALI_FONDI_PROPRI }, op: 'gte', valore: min });
+/** The month's inflows include at least `min` EUR from the customer's own funds (by channel or by causale). */
+export const ownFundsInflow = (min: number, finestra_giorni = 30): Condizione => ({ almeno_uno: [
+  { aggregato: { fn: 'sum', finestra_giorni, segno: 'entrata', canali: CANALI_FONDI_PROPRI }, op: 'gte', valore: min },
+  { aggregato: { fn: 'sum', finestra_giorni, segno: 'entrata', causali: CAUSALI_FONDI_PROPRI }, op: 'gte', valore: min },
+] });
 
 /**
  * The ratio to the customer's own history is above `x` against the half year and against the year,

@@ -51,18 +51,20 @@ export const incoerenzaProfiloVolume: ModelloRegola = {
   cod_regola: 'incoerenza_profilo_volume',
   nome: 'Movimentazione incoerente con il volume dichiarato',
   tipologia: 'incoerenza_profilo_volume',
-  descrizione: 'Negli ultimi 30 giorni entrate e uscite insieme superano il volume mensile dichiarato (di un quinto) e il triplo '
-    + 'del proprio storico (sei mesi e anno) e il doppio dei clienti simili e il doppio dei clienti simili, in almeno tre operazioni da 1.000 €, con entrate anch\'esse sopra lo storico. Un '
-    + 'acquisto importante pagato con il saldo (crescono solo le uscite) o con fondi propri (giroconto dal conto deposito, '
-    + 'mutuo) non basta.',
+  descrizione: 'Negli ultimi 30 giorni entrate e uscite insieme (almeno 500 € in almeno tre operazioni da 100 €) superano il doppio '
+    + 'del volume mensile dichiarato e il triplo del proprio storico (sei mesi e anno), con entrate oltre due volte e mezza lo '
+    + 'storico (due stipendi nello stesso mese non bastano); non scatta se i clienti simili movimentano altrettanto (meno del '
+    + 'doppio della loro mediana), salvo oltre cinque volte il dichiarato. Un acquisto importante pagato con il saldo (crescono '
+    + 'solo le uscite) o con fondi propri (giroconto dal conto deposito, mutuo) non basta.',
   ambito: 'giornaliero', livello: 'cliente', punteggio: 50, esito: 'alert', finestra_dedup_giorni: 60,
   indicatori: ['9.15', '10.11'],
   condizione: { tutti: [
-    { aggregato: { fn: 'ratio_declared', finestra_giorni: 30 }, op: 'gt', valore: 1.2 },
-    { aggregato: { fn: 'count', finestra_giorni: 30, importo_min: 1_000 }, op: 'gte', valore: 3 },
+    { aggregato: { fn: 'ratio_declared', finestra_giorni: 30 }, op: 'gt', valore: 2 },
+    { aggregato: { fn: 'count', finestra_giorni: 30, importo_min: 100 }, op: 'gte', valore: 3 },
+    { aggregato: { fn: 'sum', finestra_giorni: 30 }, op: 'gte', valore: 500 },
     aboveOwnHistory({ finestra_giorni: 30 }, 3),
-    aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 1.5),
-    unlikePeers({ finestra_giorni: 30 }, 2),
+    aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 2.5),
+    { almeno_uno: [unlikePeers({ finestra_giorni: 30 }, 2), { aggregato: { fn: 'ratio_declared', finestra_giorni: 30 }, op: 'gt', valore: 5 }] },
     { non: ownFundsInflow(5_000) },
   ] },
 };
