@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { withTenant } from '../../src/db/tenant';
 import { MODELLI_MONITORAGGIO, installTemplates, DEMO_ACTIVATION_REASON } from '../../src/domains/monitoring/templates';
+import { launchBrowser, screenshot, seriousA11yViolations } from '../helpers/browser';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 
@@ -124,5 +125,20 @@ describe('monitoring templates: API (/api/monitoring/templates, POST /api/monito
     const readOnly = await viewer.get('/monitoraggio/modelli', html);
     assert.doesNotMatch(readOnly.text, /data-enable>/, 'a reader sees no Abilita');
     assert.equal((await co.submitForm('/monitoraggio/modelli/non_esiste/abilita', {}, '/monitoraggio/modelli')).status, 404);
+  });
+
+  it('draws the templates\' page without serious or critical accessibility violations (axe-core in Chromium)', async () => {
+    const browser = await launchBrowser();
+    try {
+      const ctx = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1440, height: 900 } });
+      await ctx.addCookies([{ name: 'cp_sid', value: co.cookie('cp_sid')!, url: env.baseUrl }]);
+      const page = await ctx.newPage();
+      await page.goto(`${env.baseUrl}/monitoraggio/modelli`);
+      await screenshot(page, 'monitoring-templates');
+      assert.deepEqual(await seriousA11yViolations(page), []);
+      await ctx.close();
+    } finally {
+      await browser.close();
+    }
   });
 });

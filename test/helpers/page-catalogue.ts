@@ -337,6 +337,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'monitoraggio-esecuzione-backtest', path: `/monitoraggio/esecuzioni/${monitoringEval.backtest}`, visitor: staff(co) },
     { name: 'monitoraggio-liste', path: '/monitoraggio/liste', visitor: staff(co) },
     { name: 'monitoraggio-motore', path: '/monitoraggio/motore', visitor: staff(co) },
+    { name: 'monitoraggio-modelli', path: '/monitoraggio/modelli', visitor: staff(co) },
     { name: 'monitoraggio-lista-interna', path: `/monitoraggio/liste/${monitoringEval.lista}`, visitor: staff(co) },
     { name: 'monitoraggio-lista-riferimento', path: '/monitoraggio/liste/paesi_alto_rischio', visitor: staff(analyst) },
     { name: 'monitoraggio-rilascio', path: `/monitoraggio/regole/${monitoringEval.regola}/rilascio`, visitor: staff(co2) },
