@@ -84,6 +84,14 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** axe-core on the page as it is: the serious and critical violations, as "rule: target" lines. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   const { default: AxeBuilder } = await import('@axe-core/playwright');
+  // A button just clicked is still fading into its hover colours: measured mid-transition its
+  // contrast is neither state's. Axe reads the settled page (finite animations ended, at most 2 s).
+  await page.evaluate(`Promise.race([
+    Promise.all(document.getAnimations()
+      .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished.catch(() => undefined))),
+    new Promise((resolve) => setTimeout(resolve, 2000)),
+  ])`);
   // Only the violations' nodes are collected: the passes' and incompletes' details (most of axe's
   // time on a large page) are never read here. Every rule still runs.
   const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
