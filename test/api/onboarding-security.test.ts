@@ -292,7 +292,7 @@ describe('onboarding: hostile input and isolation', function () {
       assert.equal(staffLink.status, 202, staffLink.text);
       const staffToken = new URL(linkIn(await env.mailbox.waitFor(email, { after: sent.seq }))).searchParams.get('token')!;
       assert.equal((await env.client().get(`/api/v1/onboarding/resume?token=${encodeURIComponent(token)}`)).status, 200);
-      const events = await env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_id: caseId }).orderBy('seq').select('action', 'actor', 'data');
+      const events = await env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_id: caseId }).orderBy('id').select('action', 'actor', 'data');
       assert.ok(events.some((e) => e.action === 'onboarding.link-issued'));
       assert.ok(events.some((e) => e.action === 'onboarding.link' && e.actor === 'cliente' && e.data.purpose === 'resume'), 'the link asked for by e-mail');
       assert.equal(events.filter((e) => e.action === 'onboarding.link-used').length, 2, 'the fixture\'s link and the e-mailed one');

@@ -130,7 +130,7 @@ describe('risk portfolio runs (API)', function () {
     assert.deepEqual([...page1.body.items, ...page2.body.items].map((r: { cod_anagrafe: string }) => r.cod_anagrafe), ['A1', 'A2', 'A3', 'A5']);
 
     assert.deepEqual(await counts(tenantA), before, 'a dry run writes no history, no current score, no assessment, no class');
-    const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenantA, entity_id: dryRunId }).orderBy('seq').pluck('action');
+    const audit = await env.ownerDb('audit_events').where({ cod_azienda: tenantA, entity_id: dryRunId }).orderBy('id').pluck('action');
     assert.deepEqual(audit, ['risk.run.started', 'risk.run.completed']);
   });
 

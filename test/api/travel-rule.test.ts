@@ -71,7 +71,7 @@ describe('travel rule API and pages', function () {
     assert.equal(s.body.stato, 'screened');
     return s.body as { cod_transazione: string; id: string; [k: string]: any };
   }
-  const audit = (id: string) => env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_type: 'travel_rule', entity_id: id }).orderBy('seq').pluck('action');
+  const audit = (id: string) => env.ownerDb('audit_events').where({ cod_azienda: tenant, entity_type: 'travel_rule', entity_id: id }).orderBy('id').pluck('action');
 
   it('records a transfer (201, TRR code, received, audited) and answers the same reference again without a second record', async () => {
     const body = transfer();

@@ -81,7 +81,7 @@ describe('periodic CDD review (time-skipping server)', function () {
   }
 
   const row = (r: Review) => env.ownerDb('cdd_reviews').where({ id: r.reviewId }).first();
-  const audit = async (r: Review) => (await env.ownerDb('audit_events').where({ entity_type: 'cdd_review', entity_id: r.reviewId }).orderBy('seq')) as { action: string; actor: string; data: Record<string, unknown> }[];
+  const audit = async (r: Review) => (await env.ownerDb('audit_events').where({ entity_type: 'cdd_review', entity_id: r.reviewId }).orderBy('id')) as { action: string; actor: string; data: Record<string, unknown> }[];
   const notes = (r: Review) => env.ownerDb('notifications').where({ cod_azienda: r.tenant, entity_id: r.reviewId });
   const now = async () => Number(await ts.currentTimeMs());
   const deps = () => ({ db: env.deps.db, client: ts.client });

@@ -198,7 +198,7 @@ describe('onboarding activities', function () {
     assert.equal(row.travel_rule.stato, 'completed');
     assert.equal(row.travel_rule.ceremony_id, tr.ceremonyId);
 
-    const actions = (await db('audit_events').where({ cod_azienda: tenant }).orderBy('seq')).map((a) => a.action);
+    const actions = (await db('audit_events').where({ cod_azienda: tenant }).orderBy('id')).map((a) => a.action);
     assert.equal(actions.filter((a) => a === 'anagrafe.create').length, 4);
     assert.equal(actions.filter((a) => a === 'onboarding.materialise').length, 1);
     const created = await db('audit_events').where({ cod_azienda: tenant, action: 'onboarding.create' }).first();

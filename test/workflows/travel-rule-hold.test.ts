@@ -64,7 +64,7 @@ describe('travel-rule transfer: the deadline of a held transfer (time-skipping s
     assert.ok(row.regole.some((r: { regola: string; esito: string }) => r.regola === 'termine_integrazione' && r.esito === 'violata'));
     const history = await env.ownerDb('travel_rule_decisioni').where({ transazione_id: record.id }).orderBy('decided_at').pluck('decisione');
     assert.deepEqual(history, ['held', 'returned']);
-    const audit = await env.ownerDb('audit_events').where({ entity_id: record.id, action: 'travel_rule.decide' }).orderBy('seq').select('actor', 'data');
+    const audit = await env.ownerDb('audit_events').where({ entity_id: record.id, action: 'travel_rule.decide' }).orderBy('id').select('actor', 'data');
     assert.deepEqual(audit.map((a) => [a.actor, a.data.decisione, a.data.automatico]), [[co.username, 'held', false], ['system', 'returned', true]]);
   }));
 
