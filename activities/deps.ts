@@ -11,7 +11,7 @@ export interface ActivityDeps {
   /** The platform role, for platform-wide steps only (sanctions list imports). */
   platformDb: PlatformDb;
   logger: Logger;
-  config: Pick<Config, 'sessionSecret' | 'documentDir' | 'publicBaseUrl' | 'secretBoxKey' | 'mail'>;
+  config: Pick<Config, 'sessionSecret' | 'documentDir' | 'goamlDataDir' | 'publicBaseUrl' | 'secretBoxKey' | 'mail'>;
   /** The SMTP relay; built from config.mail when not given. */
   mail?: MailSender;
   /**

@@ -7,6 +7,7 @@ import { cddArea } from './domains/cdd/area';
 import { eddArea } from './domains/edd/area';
 import { esignArea } from './domains/esign/area';
 import { exportsArea } from './domains/exports/area';
+import { filingArea } from './domains/filing/area';
 import { importsArea } from './domains/imports/area';
 import { monitoringArea } from './domains/monitoring/area';
 import { movementsArea } from './domains/movements/area';
@@ -33,6 +34,7 @@ export const AREAS: readonly AreaDefinition[] = [
   auditArea,
   notificationsArea,
   casesArea,
+  filingArea,
   screeningArea,
   esignArea,
   onboardingArea,

@@ -118,6 +118,8 @@ export interface Config {
   seedDemoYear: number;
   /** Content-addressed store of uploaded documents (onboarding). */
   documentDir: string;
+  /** goAML schemas and code lists (src/domains/filing/goaml/jurisdiction.ts names the files in it). */
+  goamlDataDir: string;
   /** Base URL put in links sent to customers (resume links, signing links). */
   publicBaseUrl: string;
   /** Tenant whose public onboarding /onboarding/ serves when the link names none. */
@@ -195,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo,
     seedDemoYear,
     documentDir: resolve(dataDir, env.DOCUMENT_STORE_DIR ?? 'documents'),
+    goamlDataDir: resolve(projectRoot, env.GOAML_DATA_DIR ?? '../shared/data/regulatory/goaml'),
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/$/, ''),
     onboardingDefaultAzienda: env.ONBOARDING_AZIENDA || (seedDemo ? 'DEMO' : undefined),
     uploadMaxBytes: Number(env.UPLOAD_MAX_BYTES ?? 10 * 1024 * 1024),

@@ -19,7 +19,6 @@ export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },
   { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF, order: 40 },
   { section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ONLY, order: 20 },
-  { section: 'Indagini', label: 'Filing', href: '/filing', roles: ['admin', 'co', 'sos', 'auditor'], order: 30 },
   { section: 'Indagini', label: 'Fascicoli', href: '/dossier', roles: STAFF, order: 40 },
   { section: 'Indagini', label: 'Segnalazioni periodiche', href: '/reporting', roles: STAFF, order: 50 },
   { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF, order: 10 },

@@ -21,6 +21,26 @@ export const AUDIT_ACTION_LABELS = {
   'utente.totp_enrolled': 'Autenticazione a due fattori attivata',
   'setting.updated': 'Impostazione modificata',
 
+  // Filings (regulatory report packages)
+  'filing.create': 'Segnalazione regolamentare creata',
+  'filing.edit': 'Contenuto della segnalazione modificato',
+  'filing.classify': 'Segnalazione classificata',
+  'filing.validate': 'Segnalazione validata',
+  'filing.validation_failed': 'Validazione non superata',
+  'filing.mark-ready': 'Segnalazione pronta',
+  'filing.submit-for-approval': 'Inviata in approvazione',
+  'filing.approve': 'Segnalazione approvata (quattro occhi)',
+  'filing.reject': 'Segnalazione respinta in bozza',
+  'filing.sign': 'Firma avviata',
+  'filing.complete-signing': 'Firma completata',
+  'filing.render-package': 'Pacchetto goAML generato',
+  'filing.record-submission': 'Invio registrato',
+  'filing.import-return': 'Esito della UIF/FIU importato',
+  'filing.follow-up': 'Segnalazione di seguito creata',
+  'filing.archive': 'Segnalazione archiviata',
+  'filing.due_soon': 'Scadenza della segnalazione vicina',
+  'filing.overdue': 'Segnalazione scaduta',
+
   // Cases
   'case.create': 'Caso aperto',
   'case.add-event': 'Evento aggiunto al caso',

@@ -1,0 +1,2 @@
+/** The filing area's public surface: what other areas may use. */
+export { FILING_STATO_LABELS, FILING_TIPO_LABELS } from './filing.labels';
