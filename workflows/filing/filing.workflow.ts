@@ -56,6 +56,9 @@ export async function filingWorkflow(input: FilingWorkflowInput): Promise<Filing
   p.onTransition(filingTransitionUpdate, async (args, defaultTo) => {
     const to: FilingStatus = args.action === 'import-return' && args.returnFile?.outcome === 'returned' ? 'returned' : defaultTo;
     const proj = projection(args, to);
+    // A classification may change the type or the month: the row gets the deadline it leads to.
+    const nextDue = args.action === 'classify' && args.tipo ? filingDueAt(args.tipo, args.periodo ?? state.periodo, input.createdAt) : state.dueAt;
+    proj.dueAt = nextDue;
     switch (args.action) {
       case 'validate':
       case 'render-package': {
@@ -88,9 +91,8 @@ export async function filingWorkflow(input: FilingWorkflowInput): Promise<Filing
     if (args.action === 'submit-for-approval') state.preparedBy = args.actor.id;
     if (args.action === 'reject') state.preparedBy = null;
     if (args.action === 'classify' && args.tipo) {
-      const due = filingDueAt(args.tipo, args.periodo ?? state.periodo, input.createdAt);
       state.tipo = args.tipo; state.periodo = args.periodo ?? state.periodo;
-      if (due !== state.dueAt) { state.dueAt = due; state.warned = false; state.overdue = false; }
+      if (nextDue !== state.dueAt) { state.dueAt = nextDue; state.warned = false; state.overdue = false; }
     }
     return { state, record };
   });
