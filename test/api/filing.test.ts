@@ -236,4 +236,33 @@ describe('filing API (regulatory report packages, goAML)', function () {
     assert.deepEqual(next.content, (await analyst.get(`/api/filing/${id}`)).body.content);
     assert.equal((await analyst.get(`/api/filing/${id}`)).body.follow_up_id, next.id);
   });
+
+  it('serves the pages: list, composer with errors next to the fields, detail with the findings by their field, workbench', async () => {
+    let r = await analyst.submitForm('/filing/compose', { titolo: '', tipo: 'str', periodo_riferimento: '', content: '{ not json' });
+    assert.equal(r.status, 422);
+    assert.match(r.text, /id="f-titolo-err"/);
+    assert.match(r.text, /id="f-content-err"[^>]*>JSON non valido/);
+    const bad = structuredClone(str);
+    ((bad.transaction as GoamlNode[])[0]!).amount_local = '0';
+    r = await analyst.submitForm('/filing/compose', { titolo: 'Dalla pagina', tipo: 'str', periodo_riferimento: '', content: JSON.stringify(bad) });
+    assert.equal(r.status, 302, r.text);
+    const id = /\/filing\/([0-9a-f-]{36})$/.exec(r.headers.get('location') ?? '')?.[1];
+    assert.ok(id, r.headers.get('location') ?? 'no redirect');
+    r = await analyst.submitForm(`/filing/${id}/classifica`, { tipo: 'str', jurisdiction: 'ae-goaml-5.0.2', report_code: 'STR', periodo_riferimento: '' }, `/filing/${id}`);
+    assert.equal(r.status, 302);
+    r = await analyst.submitForm(`/filing/${id}/azione/validate`, {}, `/filing/${id}`);
+    assert.equal(r.status, 302);
+    const page = await analyst.get(`/filing/${id}`, { accept: 'text/html' });
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<tr data-field="transaction\[0\]\.amount_local" class="table-danger">[\s\S]*?data-finding="GOAML_AMOUNT_NOT_POSITIVE"/);
+    assert.match(page.text, /<svg/, 'the state diagram');
+    assert.match(page.text, /Classificata/);
+    for (const path of ['/filing', '/filing/workbench']) {
+      const p = await co1.get(path, { accept: 'text/html' });
+      assert.equal(p.status, 200, path);
+      assert.ok(p.text.includes(id!), path);
+    }
+    assert.match((await co1.get('/filing/workbench', { accept: 'text/html' })).text, /Chi prepara: validazione/);
+    assert.equal((await outsider.get(`/filing/${id}`, { accept: 'text/html' })).status, 404);
+  });
 });

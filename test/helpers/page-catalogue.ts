@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { loadJurisdiction } from '../../src/domains/filing/goaml/jurisdiction-loader';
+import { parseReportXml, type GoamlNode } from '../../src/domains/filing/goaml/report-xml';
 import { DocumentStore } from '../../src/domains/onboarding';
 import { linkToken, openCase } from '../api/onboarding-fixtures';
 import type { TestEnv, TestUser } from './env';
@@ -196,6 +198,7 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   // monitoring (issue 23): customers with movements, a rule in force with a draft, alerts new, waiting for a second person, escalated.
   const monitoring = await seedMonitoringPages(env, tenant, coApi, analystApi, analyst.cod_utente);
   const monitoringEval = await seedMonitoringEvalPages(env, tenant, coApi, analystApi); // monitoring: evaluation paths
+  const filing = await seedFilingPages(analystApi); // filing (issue 24): a classified STR whose validation failed
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -213,6 +216,10 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'casi-nuovo', path: '/casi/nuovo', visitor: staff(co) },
     { name: 'caso-aperto', path: `/casi/${open.body.id}`, visitor: staff(analyst) },
     { name: 'caso-in-chiusura', path: `/casi/${closing.body.id}`, visitor: staff(co) },
+    { name: 'filing', path: '/filing', visitor: staff(co) },
+    { name: 'filing-compose', path: '/filing/compose', visitor: staff(analyst) },
+    { name: 'filing-workbench', path: '/filing/workbench', visitor: staff(co) },
+    { name: 'filing-dettaglio', path: `/filing/${filing}`, visitor: staff(analyst) },
     { name: 'anagrafe', path: '/anagrafe', visitor: staff(analyst) },
     { name: 'anagrafe-nuovo', path: '/anagrafe/nuovo', visitor: staff(co) },
     { name: 'anagrafe-scheda', path: `/anagrafe/${customer}`, visitor: staff(co) },
@@ -383,6 +390,19 @@ async function seedVerificationPages(env: TestEnv, tenant: string, analystApi: T
 }
 
 /** CONFIG: a draft of the risk rules opened from the configuration page; the ids of what the pages show. */
+/** A classified STR (the UAE golden sample with a negative amount) whose validation failed: its errors sit next to their fields. */
+async function seedFilingPages(analystApi: TestClient): Promise<string> {
+  const goaml = join(process.cwd(), '..', 'shared', 'data', 'regulatory', 'goaml');
+  const j = await loadJurisdiction(goaml, 'ae-goaml-5.0.2');
+  const content = parseReportXml(j.model, readFileSync(join(goaml, 'vyttah-uae-5.0.2', 'golden', 'STR.xml'), 'utf8'));
+  (content.transaction as GoamlNode[])[0]!.amount_local = '-120000.00';
+  const made = await analystApi.post('/api/filing/create', { titolo: 'Bonifico estero dopo versamenti in contanti', tipo: 'str', content });
+  assert.equal(made.status, 201, made.text);
+  assert.equal((await analystApi.post(`/api/filing/${made.body.id}/classify`, { tipo: 'str', jurisdiction: 'ae-goaml-5.0.2', report_code: 'STR' })).status, 200);
+  assert.equal((await analystApi.post(`/api/filing/${made.body.id}/validate`, {})).status, 422);
+  return made.body.id as string;
+}
+
 async function seedRiskConfigPages(env: TestEnv, tenant: string, co: TestClient) {
   const draft = await co.submitForm('/rischio/configurazione/bozza', { descrizione: 'Calibrazione annuale' }, '/rischio/configurazione');
   assert.equal(draft.status, 302, draft.text.slice(0, 1000));

@@ -2,13 +2,14 @@ import { fileURLToPath } from 'node:url';
 import { createFilingActivities } from '../../../activities/filing/filing.activities';
 import { defineArea } from '../../kit/area';
 import { FILING_READERS } from './filing.access';
+import { registerFilingPages } from './filing.pages';
 import { registerFilingRoutes } from './filing.routes';
 
 /** Filings (regulatory report packages, goAML): one durable workflow per filing (docs/filing.md). */
 export const filingArea = defineArea({
   name: 'filing',
   label: 'Segnalazioni regolamentari',
-  routes: [registerFilingRoutes],
+  routes: [registerFilingRoutes, registerFilingPages],
   activities: createFilingActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/filing/filing.workflow.ts', import.meta.url))],
   navigation: [
