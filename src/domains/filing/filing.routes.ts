@@ -1,7 +1,7 @@
 import { filingMachine, type FilingAction } from '../../../workflows/filing/filing.machine';
 import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
-import { ValidationError } from '../../http/errors';
+import { HttpError, ValidationError } from '../../http/errors';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
 import { rolesFor } from '../../kit/process';
@@ -19,6 +19,16 @@ import {
 import { loadJurisdiction } from './goaml/jurisdiction-loader';
 
 const tag = 'Segnalazioni regolamentari';
+
+/**
+ * /api/filing/create (POST, as the spec names it) is also what /api/filing/:id matches: another
+ * method on it is a 405 with Allow, as on every path, not a filing called "create".
+ */
+function notTheCreatePath(ctx: { set(k: string, v: string): void }, id: string) {
+  if (id !== 'create') return;
+  ctx.set('Allow', 'POST');
+  throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'Metodo non consentito', 'Su /api/filing/create è consentito solo POST', { allowed_methods: ['POST'] });
+}
 const optionalBody = reasonSchema.or(emptySchema).optional().transform((v) => (v ?? {}) as { motivazione?: string });
 
 /** JSON API of filings (docs/filing.md): reads from PostgreSQL, every change through the filing's workflow. */
@@ -40,15 +50,18 @@ export const registerFilingRoutes: RegisterRoutes = (router, { deps }) => {
 
   router.api({
     method: 'GET', path: '/api/filing/:id', summary: 'Dettaglio di una segnalazione con la cronologia', tag, access: staff(FILING_READERS), response: filingDetailResponse,
-    handler: (ctx, { params }) => filingDetail(deps, tenantOf(ctx), ctx.state.user!, params.id!),
+    handler: (ctx, { params }) => { notTheCreatePath(ctx, params.id!); return filingDetail(deps, tenantOf(ctx), ctx.state.user!, params.id!); },
   });
 
   router.api({
     method: 'PUT', path: '/api/filing/:id', summary: 'Modifica titolo, mese o contenuto (solo in bozza; 409 altrimenti)', tag,
     access: staff(rolesFor(filingMachine, 'edit')), body: editFilingSchema, response: filingWriteResponse,
-    handler: (ctx, { params, body }) => applyFilingTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, {
-      action: 'edit', ...(body.titolo ? { titolo: body.titolo } : {}), ...(body.periodo_riferimento ? { periodo: body.periodo_riferimento } : {}), ...(body.content ? { content: body.content } : {}),
-    }),
+    handler: (ctx, { params, body }) => {
+      notTheCreatePath(ctx, params.id!);
+      return applyFilingTransition(deps, tenantOf(ctx), ctx.state.user!, params.id!, {
+        action: 'edit', ...(body.titolo ? { titolo: body.titolo } : {}), ...(body.periodo_riferimento ? { periodo: body.periodo_riferimento } : {}), ...(body.content ? { content: body.content } : {}),
+      });
+    },
   });
 
   router.api({
