@@ -254,7 +254,7 @@ describe('filing API (regulatory report packages, goAML)', function () {
     assert.equal(r.status, 302);
     const page = await analyst.get(`/filing/${id}`, { accept: 'text/html' });
     assert.equal(page.status, 200);
-    assert.match(page.text, /<tr data-field="transaction\[0\]\.amount_local" class="table-danger">[\s\S]*?data-finding="GOAML_AMOUNT_NOT_POSITIVE"/);
+    assert.match(page.text, /<tr data-field="transaction\[0\]\.amount_local" data-has-errors>[\s\S]*?data-finding="GOAML_AMOUNT_NOT_POSITIVE"/);
     assert.match(page.text, /<svg/, 'the state diagram');
     assert.match(page.text, /Classificata/);
     for (const path of ['/filing', '/filing/workbench']) {
