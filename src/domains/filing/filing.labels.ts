@@ -30,3 +30,22 @@ export function filingTransitionText(action: FilingAction, to: FilingStatus, rea
   const base = `${FILING_AZIONE_LABELS[action]}: ${FILING_STATO_LABELS[to]}`;
   return reason ? `${base}. Motivo: ${reason}` : base;
 }
+
+/** What each finding code means, in Italian (the library's own messages are English, for API clients and logs). */
+export const FILING_FINDING_LABELS: Record<string, string> = {
+  GOAML_REPORT_CODE_UNKNOWN: 'Codice del report non previsto dalla giurisdizione',
+  GOAML_FIELD_REQUIRED: 'Campo obbligatorio per la giurisdizione',
+  GOAML_UNKNOWN_FIELD: 'Campo non previsto dallo schema goAML',
+  GOAML_NO_TRANSACTION_OR_ACTIVITY: 'Il report deve contenere transazioni o un\'attività',
+  GOAML_TRANSACTION_AND_ACTIVITY: 'Il report contiene transazioni o un\'attività, non entrambe',
+  GOAML_KIND_MISMATCH: 'Il codice del report richiede l\'altro tipo di contenuto (transazioni o attività)',
+  GOAML_PARTIES_MIXED: 'Una transazione è bilaterale (da/a) o multiparte, non entrambe',
+  GOAML_BI_PARTY_INCOMPLETE: 'Una transazione bilaterale ha esattamente un ordinante e un beneficiario',
+  GOAML_MULTI_PARTY_TOO_FEW: 'Una transazione multiparte indica almeno due parti',
+  GOAML_ACTIVITY_NO_PARTIES: 'L\'attività indica almeno un soggetto',
+  GOAML_NO_INDICATORS: 'Indica almeno un indicatore',
+  GOAML_AMOUNT_NOT_POSITIVE: 'L\'importo deve essere un numero positivo',
+  GOAML_CODE_UNKNOWN: 'Codice non presente nelle tabelle della giurisdizione',
+  GOAML_SCHEMA_INVALID: 'Non conforme allo schema XSD',
+  FILING_NOT_CLASSIFIED: 'Classifica prima la segnalazione',
+};

@@ -11,7 +11,7 @@ import { fullNamesByUsername } from '../../kit/users';
 import type { FilingTransitionArgs } from '../../../workflows/filing/filing.contract';
 import { filingMachine, FILING_ACTIONS, type FilingAction } from '../../../workflows/filing/filing.machine';
 import { FILING_READERS } from './filing.access';
-import { FILING_AZIONE_LABELS, FILING_STATO_LABELS, FILING_STATO_TONES, FILING_TIPO_LABELS } from './filing.labels';
+import { FILING_AZIONE_LABELS, FILING_FINDING_LABELS, FILING_STATO_LABELS, FILING_STATO_TONES, FILING_TIPO_LABELS } from './filing.labels';
 import { listFilings, workbench } from './filing.repo';
 import { receiveReturnFile } from './filing.return-upload';
 import { classifyFilingSchema, createFilingSchema, listFilingsQuery, recordSubmissionSchema, rejectSchema } from './filing.schemas';
@@ -19,7 +19,7 @@ import { applyFilingTransition, createFiling, filingDetail, followUpFiling, requ
 import { loadJurisdiction } from './goaml/jurisdiction-loader';
 import { contentRows, FILING_OPTIONS, WAITING_FOR } from './filing.view-model';
 
-const labels = { stato: FILING_STATO_LABELS, statoTone: FILING_STATO_TONES, tipo: FILING_TIPO_LABELS, azione: FILING_AZIONE_LABELS };
+const labels = { stato: FILING_STATO_LABELS, statoTone: FILING_STATO_TONES, tipo: FILING_TIPO_LABELS, azione: FILING_AZIONE_LABELS, finding: FILING_FINDING_LABELS };
 const PREPARERS = rolesFor(filingMachine, 'edit');
 /** Actions a button does alone; the others have their own form on the detail page. */
 const SIMPLE: FilingAction[] = ['validate', 'mark-ready', 'submit-for-approval', 'approve', 'sign', 'complete-signing', 'render-package', 'follow-up', 'archive'];
