@@ -4,7 +4,7 @@
  * database). Prints JSON lines: one per typology (recall within the pattern's window), the false
  * alerts per 10,000 clean customers a year overall and per rule, and a summary with the totals and
  * the time taken. BENCH_QUALITY_CUSTOMERS (default 10,000), BENCH_QUALITY_SEED, BENCH_QUALITY_MONTHS
- * size it. `measureQuality` is what `npm run bench:monitoring` calls for its quality figures.
+ * and BENCH_QUALITY_HISTORY_MONTHS (history before the labelled period, default 6) size it. `measureQuality` is what `npm run bench:monitoring` calls for its quality figures.
  */
 import { pathToFileURL } from 'node:url';
 import { templateRuleVersions } from '../src/domains/monitoring/templates';
@@ -30,7 +30,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const num = (name: string, dflt: number) => Number(process.env[name] ?? dflt);
   const m = measureQuality({
     regole: templateRuleVersions(), clienti: num('BENCH_QUALITY_CUSTOMERS', 10_000), seed: process.env.BENCH_QUALITY_SEED ?? 'monitoraggio',
-    mesi: num('BENCH_QUALITY_MONTHS', 12), log: (s) => process.stderr.write(`[bench] ${new Date().toISOString().slice(11, 19)} ${s}\n`),
+    mesi: num('BENCH_QUALITY_MONTHS', 12), mesi_storico: process.env.BENCH_QUALITY_HISTORY_MONTHS ? num('BENCH_QUALITY_HISTORY_MONTHS', 6) : undefined, log: (s) => process.stderr.write(`[bench] ${new Date().toISOString().slice(11, 19)} ${s}\n`),
   });
   for (const line of qualityLines(m)) process.stdout.write(`${JSON.stringify(line)}\n`);
 }

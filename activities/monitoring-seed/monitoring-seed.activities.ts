@@ -3,6 +3,7 @@ import {
   checkSeedImport, enableSeedRules, finishSeed, generateSeedFiles, planSeedReplay, recordSeedKytEvents, SeedStepFailed, setSeedPhase, type SeedRef,
 } from '../../src/domains/monitoring/seed/seed.steps';
 import type { SeedFase, SeedImport } from '../../workflows/monitoring-seed/monitoring-seed.contract';
+import { openSeedWork } from '../../src/domains/monitoring/seed/seed.work';
 import type { ActivityDeps } from '../deps';
 
 /** The seed's steps (src/domains/monitoring/seed/seed.steps.ts); a step that cannot go on fails without retries. */
@@ -23,6 +24,8 @@ export function createMonitoringSeedActivities({ db, config }: ActivityDeps) {
     recordSeedKytEvents: (ref: SeedRef) => { const ctx = Context.current(); return final(() => recordSeedKytEvents(deps, ref, () => ctx.heartbeat())); },
     enableSeedRules: (ref: SeedRef) => final(() => enableSeedRules(deps, ref)),
     planSeedReplay: (ref: SeedRef) => final(() => planSeedReplay(deps, ref)),
+    // The cases, CDD tasks and assessments it opens are workflows of the platform's queue: this activity's.
+    openSeedWork: (ref: SeedRef) => { const ctx = Context.current(); return openSeedWork({ db, client: ctx.client, taskQueue: ctx.info.taskQueue }, ref); },
     finishSeed: (p: SeedRef & { stato: 'completato' | 'fallito'; errore?: string }) => finishSeed(deps, p),
   };
 }

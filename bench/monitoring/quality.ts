@@ -23,6 +23,8 @@ export interface OpzioniQualita {
   clienti?: number;
   seed?: string | number;
   mesi?: number;
+  /** Months of history before the labelled period (the generator's default, 6, when omitted). */
+  mesi_storico?: number;
   quota_per_tipologia?: number;
   /** Reference data (lists, sanctioned addresses); read from the data files when omitted. */
   riferimenti?: RiferimentiQualita;
@@ -58,7 +60,7 @@ export function measureQuality(opts: OpzioniQualita): MisuraQualita {
   const log = opts.log ?? (() => {});
   const ref = opts.riferimenti ?? qualityReference();
   const piano = pianoAnno({
-    clienti: opts.clienti ?? 10_000, seed: opts.seed ?? 'monitoraggio', mesi: opts.mesi ?? 12, quota_per_tipologia: opts.quota_per_tipologia,
+    clienti: opts.clienti ?? 10_000, seed: opts.seed ?? 'monitoraggio', mesi: opts.mesi ?? 12, mesi_storico: opts.mesi_storico, quota_per_tipologia: opts.quota_per_tipologia,
     paesi_alto_rischio: ref.paesi_alto_rischio, paesi_da_evitare: ref.paesi_da_evitare, indirizzi_sanzionati: ref.indirizzi_sanzionati,
   });
   const set = ruleSetFor(`quality:${String(opts.seed ?? '')}`, [...opts.regole], listsFor(ref, piano.indirizzi_tenant));

@@ -1,6 +1,7 @@
 import nunjucks from 'nunjucks';
 import { join } from 'node:path';
 import { projectRoot } from '../config';
+import { linkInternalPaths } from './internal-links';
 import { jsonForScript } from './json-script';
 import { quota } from './share-format';
 import { data, dataora, durata, etichetta, importo, numero, percentuale } from './format';
@@ -23,6 +24,8 @@ export function createViews(): nunjucks.Environment {
     autoescape: true,
     throwOnUndefined: false,
   });
+  // Platform paths in a text written for people (a case from an alert names its page) as links; the rest escaped.
+  env.addFilter('collegamenti', (v: unknown) => new nunjucks.runtime.SafeString(linkInternalPaths(String(v ?? ''))));
   env.addFilter('numero', (v: unknown, ...rest: unknown[]) => {
     const [a, k] = kw(rest);
     return numero(v, str(k.vuoto ?? a[0]), int(k.decimali ?? a[1]));

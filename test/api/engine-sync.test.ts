@@ -96,8 +96,21 @@ describe('the decision engine: sync, dead letters, health, reconcile, pilot (/ap
 
     const still = await co.post(`/api/engine/sync/replay/${code}`, {});
     assert.equal(still.status, 200, still.text);
-    assert.deepEqual([still.body.replay.origine, still.body.replay.replay_di, still.body.replay.stato, still.body.replay.esaminati], ['replay', code, 'scarti', 1]);
+    assert.deepEqual([still.body.replay.origine, still.body.replay.replay_di, still.body.replay.stato, still.body.replay.esaminati], ['replay', code, 'ritentata', 1]);
     assert.equal(still.body.originale.stato, 'scarti', 'the dead letter stays until its records are copied');
+    assert.deepEqual([still.body.originale.tentativi, still.body.originale.ultimo_tentativo_da], [1, still.body.replay.cod_sync]);
+    assert.match(still.body.originale.ultimo_errore, new RegExp(`^1 record non copiati \\(${brokenVersion}: `));
+    // Failing again updates the same dead letter (one more attempt, the last error and time): no second dead letter.
+    const again = await co.post(`/api/engine/sync/replay/${code}`, {});
+    assert.equal(again.body.replay.stato, 'ritentata', again.text);
+    assert.equal(again.body.originale.tentativi, 2);
+    assert.equal(again.body.originale.ultimo_tentativo_da, again.body.replay.cod_sync);
+    assert.ok(new Date(again.body.originale.ultimo_tentativo_at) >= new Date(still.body.originale.ultimo_tentativo_at));
+    const letters = (await viewer.get('/api/engine/sync/dead-letters')).body.items as { cod_sync: string; tentativi: number; record: { chiave: string }[] }[];
+    assert.deepEqual(letters.map((l) => [l.cod_sync, l.tentativi, l.record.map((r) => r.chiave)]), [[code, 2, [brokenVersion]]], 'one dead letter, holding the record still not copied');
+    assert.equal((await co.post(`/api/engine/sync/replay/${again.body.replay.cod_sync}`, {})).status, 409, 'a replay that failed again is not a dead letter');
+    const page = await co.get('/monitoraggio/motore');
+    assert.match(page.text, /data-dead-attempts="2"/);
 
     await env.ownerDb('monitoring_regole_versioni').where({ id: brokenVersion }).update({ condizione: JSON.stringify({ campo: 'evento.importo_eur', op: 'gte', valore: 1 }) });
     const fixed = await admin.post(`/api/engine/sync/replay/${code}`, {});
@@ -110,9 +123,6 @@ describe('the decision engine: sync, dead letters, health, reconcile, pilot (/ap
     assert.equal(twice.status, 409, twice.text);
     assert.equal(twice.body.code, 'NOT_A_DEAD_LETTER');
     assert.equal((await co.post(`/api/engine/sync/replay/${fixed.body.replay.cod_sync}`, {})).status, 409, 'a completed run is not a dead letter');
-    // The failed replay was its own dead letter: its records are the same, now copied; replaying it closes it too.
-    const rest = await co.post(`/api/engine/sync/replay/${still.body.replay.cod_sync}`, {});
-    assert.equal(rest.body.originale.stato, 'rieseguita', rest.text);
     assert.equal((await viewer.get('/api/engine/sync/dead-letters')).body.items.length, 0);
   });
 
@@ -165,6 +175,10 @@ describe('the decision engine: sync, dead letters, health, reconcile, pilot (/ap
       assert.equal(failed.stato, 'fallita');
       const letter = (await viewer.get('/api/engine/sync/dead-letters')).body.items.find((i: { cod_sync: string }) => i.cod_sync === failed.cod_sync);
       assert.match(letter.errore, /ECONNREFUSED/);
+      // Replayed while the source is still gone: the same dead letter records the attempt and its error.
+      const again = await co.post(`/api/engine/sync/replay/${failed.cod_sync}`, {});
+      assert.deepEqual([again.body.replay.stato, again.body.originale.stato, again.body.originale.tentativi], ['ritentata', 'fallita', 1], again.text);
+      assert.match(again.body.originale.ultimo_errore, /ECONNREFUSED/);
       useEngineReplica(undefined);
       const replayed = await co.post(`/api/engine/sync/replay/${failed.cod_sync}`, {});
       assert.equal(replayed.status, 200, replayed.text);

@@ -8,7 +8,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * POST /api/engine/seed (docs/monitoring.md, "The generator and the seed"): a small labelled year
  * goes through the records area's imports, the KYT events, the templates in force and the replay,
- * and the tenant then has customers, relationships, movements and alerts; its progress is a record
+ * and the tenant then has customers, relationships, movements and alerts, and the cases, CDD tasks and
+ * risk assessments a compliance officer would open on them; its progress is a record
  * readable by the tenant (and by a superadmin naming it), another tenant's is a 404.
  */
 describe('monitoring seed: /api/engine/seed', function () {
@@ -95,6 +96,31 @@ describe('monitoring seed: /api/engine/seed', function () {
     assert.ok(alerts > 0 && alerts === state.alert, `${alerts} alerts, job says ${String(state.alert)}`);
     // The tenant list's addresses the year planted are alerted by the template that reads it.
     assert.ok(await count('monitoring_alert', { tipologia: 'crypto_liste_interne' }) >= 1);
+    // The work a compliance officer would open on the year, each through its area's process: the worst alerts escalated into cases,
+    // CDD tasks for the high-risk customers, risk assessments for those and for the cases' customers.
+    const work = state.pratiche as { casi: number; pratiche_cdd: number; valutazioni: number };
+    const risky = await env.ownerDb('anagrafe').where({ cod_azienda: tenant }).andWhere((q) => q.whereIn('classe_rischio', ['medio_alto', 'alto']).orWhere('pep', true)).pluck('cod_anagrafe');
+    assert.ok(work.casi >= 1 && work.casi <= 8 && work.pratiche_cdd === Math.min(10, risky.length) && risky.length >= 1, JSON.stringify({ work, risky }));
+    const escalated = await env.ownerDb('monitoring_alert').where({ cod_azienda: tenant, stato: 'escalated' }).select('cod_anagrafe', 'cod_caso');
+    assert.equal(escalated.length, work.casi);
+    const cases = (await co.get('/api/cases?limit=50')).body.items as { id: string; tipo: string; cod_anagrafe: string }[];
+    assert.deepEqual(cases.filter((c) => c.tipo === 'alert_monitoraggio').map((c) => c.id).sort(), escalated.map((e) => e.cod_caso).sort(), 'each case opened by the escalation');
+    const tasks = (await co.get('/api/cdd/tasks?limit=50')).body.items as { cod_anagrafe: string; motivo: string }[];
+    assert.deepEqual(tasks.map((t) => t.cod_anagrafe).sort(), [...risky].sort().slice(0, 10));
+    assert.equal(work.valutazioni, new Set([...risky.slice(0, 10), ...escalated.map((e) => e.cod_anagrafe)]).size);
+    const assessDeadline = Date.now() + 60_000;
+    let assessed = 0;
+    while (Date.now() < assessDeadline && assessed < work.valutazioni) {
+      assessed = (await co.get('/api/risk/assessments?limit=50')).body.items.length;
+      if (assessed < work.valutazioni) await sleep(1000);
+    }
+    assert.equal(assessed, work.valutazioni, 'the queued assessments calculate in their own workflows');
+    // Idempotent: the phase run again opens nothing more.
+    const { openSeedWork } = await import('../../src/domains/monitoring/seed/seed.work');
+    const client = await env.deps.temporal.get();
+    assert.deepEqual(await openSeedWork({ db: env.deps.db, client, taskQueue: env.deps.temporal.taskQueue }, { codAzienda: tenant, seedId: job.id }), work);
+    assert.equal((await co.get('/api/cases?limit=50')).body.items.length, cases.length);
+    assert.equal((await co.get('/api/cdd/tasks?limit=50')).body.items.length, tasks.length);
     const customer = await env.ownerDb('anagrafe').where({ cod_azienda: tenant }).whereNotNull('volume_mensile_atteso_eur').first();
     assert.ok(customer?.codice_esterno && customer.uso_contanti_atteso && customer.data_onboarding, 'the declared profile came through the import');
   });

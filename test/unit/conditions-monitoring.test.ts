@@ -44,9 +44,9 @@ describe('condition language for monitoring: validation', () => {
     assert.deepEqual(agg({ fn: 'sum', finestra_giorni: 30, entro_giorni: 2 }), ['aggregato.entro_giorni: Solo per passthrough_share']);
     assert.deepEqual(agg({ fn: 'passthrough_share', finestra_giorni: 30, entro_giorni: 0 }).map((x) => x.split(':')[0]), ['aggregato.entro_giorni']);
     assert.deepEqual(agg({ fn: 'passthrough_share', finestra_giorni: 30, segno: 'entrata' }).map((x) => x.split(':')[0]), ['aggregato.segno']);
-    assert.deepEqual(agg({ fn: 'sum', finestra_giorni: 30, misura: 'numero' }), ['aggregato.misura: Solo per ratio_history e peer_ratio']);
+    assert.deepEqual(agg({ fn: 'sum', finestra_giorni: 30, misura: 'numero' }), ['aggregato.misura: Solo per ratio_history, peer_ratio e ratio_last_year']);
     assert.deepEqual(agg({ fn: 'peer_ratio', finestra_giorni: 30, misura: 'pezzi' }), ['aggregato.misura: Misura: importo o numero']);
-    assert.deepEqual(agg({ fn: 'avg', finestra_giorni: 30, storico_giorni: 90 }), ['aggregato.storico_giorni: Solo per ratio_history e distinct_new_counterparties']);
+    assert.deepEqual(agg({ fn: 'avg', finestra_giorni: 30, storico_giorni: 90 }), ['aggregato.storico_giorni: Solo per ratio_history, distinct_new_counterparties e ratio_last_year']);
     assert.deepEqual(agg({ fn: 'distinct_new_counterparties', finestra_giorni: 90, storico_giorni: 30 }), [], 'a shorter history is allowed for new counterparties');
   });
 

@@ -37,6 +37,25 @@ const employer = profilo({ tipo_soggetto: 'societa', ateco: '62.01', volume_mens
 const roundRents = () => [...base(), ...Array.from({ length: 18 }, (_, m) => Array.from({ length: 5 }, (__, t) =>
   mov(addDays('2024-07-01', m * 30 + t), 1_000, 'entrata', { causale: 'Canone locazione', controparte_nome: `Inquilino ${t}`, controparte_conto: `IT22Z0000000000000000${String(t).padStart(6, '0')}` }))).flat()];
 
+/**
+ * A beach establishment (declared low cash, 12,000 a month): from June to September cash takings of
+ * 16,000 a month and guests' transfers, the rest of the year almost nothing; its history from `dal`.
+ */
+const seasonal = (dal: string) => {
+  const out = [];
+  for (let m = 0; m < 20; m++) {
+    const month = ((4 + m) % 12) + 1;
+    const start = `${2024 + Math.floor((4 + m) / 12)}-${String(month).padStart(2, '0')}-01`;
+    if (start < dal) continue;
+    const inSeason = month >= 6 && month <= 9;
+    for (let k = 0; k < 4; k++) out.push(mov(addDays(start, 2 + k * 7), inSeason ? 4_000 : 150, 'entrata', { contanti: true, causale: 'Versamento incassi', canale: 'sportello' }));
+    for (let g = 0; g < (inSeason ? 10 : 1); g++) out.push(mov(addDays(start, 1 + g * 3), 900, 'entrata', { causale: 'Saldo soggiorno', controparte_nome: `Ospite ${m}-${g}` }));
+    out.push(mov(addDays(start, 15), inSeason ? 6_000 : 800, 'uscita', { causale: 'Fornitori', controparte_nome: 'Fornitore', controparte_conto: 'IT77F0000000000000000999999' }));
+  }
+  return out;
+};
+const beach = profilo({ tipo_soggetto: 'ditta_individuale', ateco: '93.29', volume_mensile_atteso_eur: 12_000, uso_contanti_atteso: 'basso' });
+
 describe('monitoring templates', () => {
   describe('the catalogue', () => {
     it('has one template per typology but `altro`, each valid for the API, the engine and the indicators', () => {
@@ -73,6 +92,11 @@ describe('monitoring templates', () => {
     it('a landlord\'s rents in round amounts from the same tenants', () => {
       for (const m of MODELLI_MONITORAGGIO) none(m.cod_regola, profilo({ volume_mensile_atteso_eur: 8_000 }), roundRents());
     });
+    it('a seasonal business in its season, judged against the same weeks of its previous season', () => {
+      for (const m of MODELLI_MONITORAGGIO) none(m.cod_regola, beach, seasonal('2024-05-01'), '2025-06-01', '2025-09-30');
+      // Without last year's season in its history (a customer since October 2024) the same season is unusual: the cash rule says so.
+      assert.notDeepEqual(alertsOf('contanti_oltre_soglia', beach, seasonal('2024-10-01'), '2025-06-01', '2025-09-30'), []);
+    });
   });
 
   describe('each typology', () => {
@@ -97,6 +121,16 @@ describe('monitoring templates', () => {
       const burst = Array.from({ length: 25 }, (_, i) => mov(addDays('2025-05-05', Math.floor(i / 5)), 150, i % 2 ? 'entrata' : 'uscita', { controparte_nome: `Controparte ${i % 3}` }));
       assert.deepEqual(alertsOf('picco_velocita', profilo(), [...base(), ...burst]), ['2025-05-07']);
       none('picco_velocita', profilo(), [...base(), ...burst.slice(0, 10)]);
+    });
+
+    it('picco_velocita: a busy customer\'s burst is told by its new counterparties, not by five times the usual count', () => {
+      // The employer moves about 18 operations a month; 15 more in five days is about 4 times its usual week.
+      const burst = (cp: (i: number) => string) => Array.from({ length: 15 }, (_, i) => mov(addDays('2025-05-05', Math.floor(i / 3)), 2_000, i % 2 ? 'entrata' : 'uscita',
+        { causale: 'Bonifico', controparte_nome: cp(i), controparte_conto: `IT44C${cp(i).replace(/\W/g, '').padStart(22, '0')}` }));
+      assert.deepEqual(alertsOf('picco_velocita', employer, [...payroll(), ...burst((i) => `Nuova ${i % 4}`)]), ['2025-05-09']);
+      // The same number of operations with its own customers (instalments of known invoices): no alert.
+      none('picco_velocita', employer, [...payroll(), ...burst((i) => `Cliente ${i % 4}`)].map((m) => (m.controparte_nome?.startsWith('Cliente ')
+        ? { ...m, controparte_conto: `IT11Y0000000000000000${m.controparte_nome.slice(8).padStart(6, '0')}` } : m)));
     });
 
     it('picco_volume: 30,000 from a company to an employee earning 2,100', () => {

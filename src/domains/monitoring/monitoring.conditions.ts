@@ -118,6 +118,7 @@ const FUNZIONI_DESCRIZIONI: Readonly<Record<string, string>> = {
   ratio_declared: 'Rapporto con il profilo dichiarato',
   passthrough_share: 'Quota di entrate uscite di nuovo (transito)',
   peer_ratio: 'Rapporto con clienti simili',
+  ratio_last_year: 'Rapporto con gli stessi giorni di un anno prima',
 };
 export const FUNZIONI_MONITORAGGIO: readonly { fn: string; descrizione: string }[] =
   FUNZIONI_AGGREGATO.map((fn) => ({ fn, descrizione: FUNZIONI_DESCRIZIONI[fn] ?? fn }));

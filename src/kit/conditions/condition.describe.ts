@@ -102,6 +102,9 @@ function aggregateSubject(a: Aggregato, o: DescribeOptions): { subject: string; 
       return { subject: `la quota delle entrate ${w} uscita di nuovo entro ${number(a.entro_giorni ?? DEFAULT_PASSTHROUGH_DAYS)} giorni (${m})`, fmt: percent };
     case 'peer_ratio':
       return { subject: `${a.misura === 'numero' ? 'il numero' : 'il totale'} dei ${m} ${w} rispetto alla mediana dei clienti simili (volte)` };
+    case 'ratio_last_year':
+      return { subject: `${a.misura === 'numero' ? 'il numero' : 'il totale'} dei ${m} ${w} rispetto ${a.storico_giorni && a.storico_giorni > a.finestra_giorni
+        ? `alla media dello stesso periodo nei ${number(a.storico_giorni)} giorni attorno agli stessi giorni di un anno prima` : 'agli stessi giorni di un anno prima'} (volte)` };
   }
 }
 

@@ -8,6 +8,22 @@ export const DEFAULT_PASSTHROUGH_DAYS = 2;
 /** Functions whose `storico_giorni` defaults to DEFAULT_HISTORY_DAYS (and so always appears in the key). */
 export const WITH_HISTORY: ReadonlySet<string> = new Set(['ratio_history', 'distinct_new_counterparties']);
 
+/** Functions that compare amounts or, with `misura: numero`, numbers of movements. */
+export const WITH_MEASURE: ReadonlySet<string> = new Set(['ratio_history', 'peer_ratio', 'ratio_last_year']);
+
+/** How far back ratio_last_year looks: the same window one year earlier. */
+export const LAST_YEAR_DAYS = 365;
+
+/**
+ * ratio_last_year's comparison period: `storico_giorni` days (default: the window's length) centred
+ * on the same window one year earlier, as day offsets from the point: (t − from, t − to].
+ */
+export function lastYearPeriod(a: Pick<Aggregato, 'finestra_giorni' | 'storico_giorni'>): { from: number; to: number; days: number } {
+  const days = Math.max(a.storico_giorni ?? a.finestra_giorni, a.finestra_giorni);
+  const to = LAST_YEAR_DAYS - Math.floor((days - a.finestra_giorni) / 2);
+  return { from: to + days, to, days };
+}
+
 /** A text list's part of a key: upper-cased, deduplicated, sorted, each value escaped so ',' and ':' stay separators. */
 function texts(p: readonly string[] | { lista: string }): string {
   return 'lista' in p ? `@${p.lista}` : [...new Set(p.map((c) => encodeURIComponent(c.toUpperCase())))].sort().join(',');
@@ -39,6 +55,7 @@ export function aggregateKey(a: Aggregato): string {
   if (a.misura === 'numero') parts.push('misura=numero');
   if (a.fn === 'passthrough_share') parts.push(`entro=${a.entro_giorni ?? DEFAULT_PASSTHROUGH_DAYS}`);
   if (WITH_HISTORY.has(a.fn)) parts.push(`storico=${a.storico_giorni ?? DEFAULT_HISTORY_DAYS}`);
+  else if (a.fn === 'ratio_last_year' && a.storico_giorni !== undefined && a.storico_giorni !== a.finestra_giorni) parts.push(`storico=${a.storico_giorni}`);
   return parts.join(':');
 }
 

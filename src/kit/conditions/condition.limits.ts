@@ -17,7 +17,7 @@ export const OPERATORI = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'in',
 export const OPERATORI_AGGREGATO = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'between', 'exists', 'not_exists'] as const satisfies readonly Operatore[];
 export const FUNZIONI_AGGREGATO = [
   'count', 'sum', 'cash_share', 'distinct_counterparties', 'distinct_countries', 'ratio_history', 'ratio_declared',
-  'avg', 'max', 'distinct_new_counterparties', 'days_since_previous', 'passthrough_share', 'peer_ratio',
+  'avg', 'max', 'distinct_new_counterparties', 'days_since_previous', 'passthrough_share', 'peer_ratio', 'ratio_last_year',
 ] as const satisfies readonly FunzioneAggregato[];
 export const FILTRI_AGGREGATO = [
   'segno', 'contanti', 'paesi_controparte', 'storico_giorni', 'causali', 'canali', 'importo_min', 'importo_max', 'tondi', 'livello', 'entro_giorni', 'misura',

@@ -3,7 +3,7 @@ import {
   FILTRI_AGGREGATO, FORBIDDEN_SEGMENTS, FUNZIONI_AGGREGATO, LIST_NAME_PATTERN, MAX_CODE_LENGTH, MAX_DEPTH, MAX_LITERAL_VALUES, MAX_NODES,
   MAX_PATH_LENGTH, MAX_STRING_LENGTH, MAX_WINDOW_DAYS, MIN_WINDOW_DAYS, OPERATORI, OPERATORI_AGGREGATO, PATH_PATTERN,
 } from './condition.limits';
-import { WITH_HISTORY } from './condition.keys';
+import { LAST_YEAR_DAYS, WITH_HISTORY, WITH_MEASURE } from './condition.keys';
 import type { Condizione } from './condition.types';
 
 /**
@@ -128,9 +128,10 @@ export function validateCondition(input: unknown, options: ValidateOptions = {})
       else p.forEach((c, i) => { if (typeof c !== 'string' || !COUNTRY.test(c)) add([...ppath, i], 'Codice ISO di due lettere'); });
     }
     if (a.storico_giorni !== undefined) {
-      if (!WITH_HISTORY.has(fn as string)) add([...path, 'storico_giorni'], 'Solo per ratio_history e distinct_new_counterparties');
+      if (!WITH_HISTORY.has(fn as string) && fn !== 'ratio_last_year') add([...path, 'storico_giorni'], 'Solo per ratio_history, distinct_new_counterparties e ratio_last_year');
       else if (!days(a.storico_giorni)) add([...path, 'storico_giorni'], `Un numero intero di giorni tra ${MIN_WINDOW_DAYS} e ${MAX_WINDOW_DAYS}`);
-      else if (fn === 'ratio_history' && days(window) && (a.storico_giorni as number) < (window as number)) add([...path, 'storico_giorni'], 'Lo storico è almeno lungo quanto la finestra');
+      else if ((fn === 'ratio_history' || fn === 'ratio_last_year') && days(window) && (a.storico_giorni as number) < (window as number)) add([...path, 'storico_giorni'], 'Lo storico è almeno lungo quanto la finestra');
+      else if (fn === 'ratio_last_year' && (a.storico_giorni as number) > LAST_YEAR_DAYS) add([...path, 'storico_giorni'], `Il periodo di un anno prima è lungo al più ${LAST_YEAR_DAYS} giorni`);
     }
     if (a.causali !== undefined) codes(a.causali, [...path, 'causali']);
     if (a.canali !== undefined) codes(a.canali, [...path, 'canali']);
@@ -148,7 +149,7 @@ export function validateCondition(input: unknown, options: ValidateOptions = {})
       else if (!days(a.entro_giorni)) add([...path, 'entro_giorni'], `Un numero intero di giorni tra ${MIN_WINDOW_DAYS} e ${MAX_WINDOW_DAYS}`);
     }
     if (a.misura !== undefined) {
-      if (fn !== 'ratio_history' && fn !== 'peer_ratio') add([...path, 'misura'], 'Solo per ratio_history e peer_ratio');
+      if (!WITH_MEASURE.has(fn as string)) add([...path, 'misura'], 'Solo per ratio_history, peer_ratio e ratio_last_year');
       else if (a.misura !== 'importo' && a.misura !== 'numero') add([...path, 'misura'], 'Misura: importo o numero');
     }
   };

@@ -41,7 +41,14 @@ export type FunzioneAggregato =
   /** Share of the window's inflows that left again within `entro_giorni`, 0..1. */
   | 'passthrough_share'
   /** The window's sum (or count) against the median of the subject's peer group. */
-  | 'peer_ratio';
+  | 'peer_ratio'
+  /**
+   * The window's sum (or count) against the same window one year (365 days) earlier: last year's
+   * season. With `storico_giorni`, against the average for the window's length over that many days
+   * centred on it (a week compared with the four weeks around it a year back: less noise). Missing
+   * when that period holds nothing (no history so far back, or nothing then).
+   */
+  | 'ratio_last_year';
 
 /** The aggregate's filters and options besides `fn` and `finestra_giorni` (the catalogue a caller allows names them). */
 export type FiltroAggregato =
@@ -55,7 +62,7 @@ export interface Aggregato {
   contanti?: boolean;
   /** Only movements whose counterparty country, or the country of the counterparty's IBAN, is in this list (literal ISO codes or a named list). */
   paesi_controparte?: readonly string[] | { lista: string };
-  /** ratio_history and distinct_new_counterparties: how far back the comparison goes (default 365). */
+  /** ratio_history and distinct_new_counterparties: how far back the comparison goes (default 365); ratio_last_year: the length of last year's period (default the window's). */
   storico_giorni?: number;
   /** Only movements with one of these causali (case-insensitive; literal or a named list). */
   causali?: readonly string[] | { lista: string };
@@ -71,7 +78,7 @@ export interface Aggregato {
   livello?: 'cliente' | 'rapporto';
   /** passthrough_share: days within which an inflow must leave again to count (default 2). */
   entro_giorni?: number;
-  /** ratio_history and peer_ratio: compare amounts (`importo`, default) or numbers of movements (`numero`). */
+  /** ratio_history, peer_ratio and ratio_last_year: compare amounts (`importo`, default) or numbers of movements (`numero`). */
   misura?: 'importo' | 'numero';
 }
 

@@ -16,7 +16,7 @@ export {
 } from './condition.limits';
 export { conditionSchema, conditionSchemaWith, validateCondition, type ConditionIssue, type ValidateOptions } from './condition.schema';
 export {
-  aggregateKey, loadedAggregate, requiredAggregates, DEFAULT_HISTORY_DAYS, DEFAULT_PASSTHROUGH_DAYS, ibanCountry, isRoundAmount,
+  aggregateKey, loadedAggregate, requiredAggregates, DEFAULT_HISTORY_DAYS, DEFAULT_PASSTHROUGH_DAYS, LAST_YEAR_DAYS, lastYearPeriod, ibanCountry, isRoundAmount,
 } from './condition.keys';
 export {
   evaluateCondition, ConditionEvaluationError, ConditionBudgetError, COSTI, DEFAULT_DECLARED_DAYS, DEFAULT_DECLARED_FIELD,

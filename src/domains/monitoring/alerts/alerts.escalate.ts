@@ -21,7 +21,9 @@ export const priorityForScore = (punteggio: number): Priorita => (punteggio >= 8
 function caseText(row: AlertRow, motivazione: string | undefined) {
   const tipologia = TIPOLOGIA_LABELS[row.tipologia as keyof typeof TIPOLOGIA_LABELS] ?? row.tipologia;
   const lines = [
-    `Aperto dall'alert di monitoraggio ${row.cod_alert} (/alert/${row.id}).`,
+    `Aperto dall'alert ${row.origine === 'kyt' ? 'KYT' : 'di monitoraggio'} ${row.cod_alert} (/alert/${row.id}).`,
+    // A KYT alert's decision page shows the transfer (address, chain, asset) and what every rule read.
+    ...(row.origine === 'kyt' && row.cod_decisione ? [`Decisione KYT: /kyt/decision/${row.cod_decisione}`] : []),
     `Tipologia: ${tipologia}. Origine: ${ORIGINE_LABELS[row.origine] ?? row.origine}.`,
     row.cod_regola ? `Regola: ${row.regola_nome ?? row.cod_regola} (${row.cod_regola}, versione ${row.versione}).` : 'Alert inserito a mano.',
     `Punteggio ${row.punteggio}, ${row.riscontri} ${row.riscontri === 1 ? 'riscontro' : 'riscontri'}, periodo dal ${dataIt(row.finestra_da)} al ${dataIt(row.finestra_a)}.`,

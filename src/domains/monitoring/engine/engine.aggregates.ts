@@ -1,4 +1,4 @@
-import { DEFAULT_HISTORY_DAYS, DEFAULT_PASSTHROUGH_DAYS, type Aggregato } from '../../../kit/conditions';
+import { DEFAULT_HISTORY_DAYS, DEFAULT_PASSTHROUGH_DAYS, lastYearPeriod, type Aggregato } from '../../../kit/conditions';
 import { cashVariant, columnsOf, filterOf, type FiltroCompilato, type ListeNormalizzate } from './engine.filters';
 import { FLAG_ENTRATA, type StoricoIndicizzato } from './engine.history';
 
@@ -136,6 +136,18 @@ export function computeAggregate(p: Punto, a: Aggregato, liste: ListeNormalizzat
       const past = sumCount(p, f, liste, hs, s);
       const pastValue = a.misura === 'numero' ? past.count : past.cents;
       return pastValue ? currentValue / (pastValue * days / history) : null;
+    }
+    case 'ratio_last_year': {
+      // The same window one year earlier (or the period centred on it): a seasonal business in its
+      // season is compared with its previous season, not with its winter.
+      const y = lastYearPeriod(a);
+      const ys = p.h.lowerBound(p.t - y.from + 1, 0, s);
+      const ye = p.h.lowerBound(p.t - y.to + 1, ys, s);
+      const current = sumCount(p, f, liste, s, e);
+      const currentValue = a.misura === 'numero' ? current.count : current.cents;
+      const past = sumCount(p, f, liste, ys, ye);
+      const pastValue = a.misura === 'numero' ? past.count : past.cents;
+      return pastValue ? currentValue / (pastValue * days / y.days) : null;
     }
     case 'max': {
       const { match } = columnsOf(p.h, f, liste);

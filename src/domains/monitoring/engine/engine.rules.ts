@@ -1,5 +1,5 @@
 import {
-  aggregateKey, compileCondition, DEFAULT_HISTORY_DAYS, loadedAggregate, type Aggregato, type ConditionIssue,
+  aggregateKey, compileCondition, DEFAULT_HISTORY_DAYS, lastYearPeriod, loadedAggregate, type Aggregato, type ConditionIssue,
   type CondizioneCompilata,
 } from '../../../kit/conditions';
 import type { ListeNormalizzate } from './engine.filters';
@@ -47,6 +47,7 @@ export class RegolaNonValidaError extends Error {
 }
 
 function lookback(a: Aggregato): number {
+  if (a.fn === 'ratio_last_year') return lastYearPeriod(a).from;
   const history = a.fn === 'ratio_history' || a.fn === 'distinct_new_counterparties' ? a.storico_giorni ?? DEFAULT_HISTORY_DAYS : 0;
   return a.finestra_giorni + history;
 }

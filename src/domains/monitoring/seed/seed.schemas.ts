@@ -24,7 +24,10 @@ const importProgress = z.object({
 export const seedRecord = z.object({
   id: z.string(), cod_azienda: z.string(), clienti: z.number(), seed: z.string(), mesi: z.number(), storico_dal: z.string(), dal: z.string(), al: z.string(),
   stato: z.enum(SEED_STATI), fase: z.enum(SEED_FASI), piantati: z.record(z.string(), z.number()), righe: z.record(z.string(), z.number()),
-  eventi_kyt: z.number(), regole_attivate: z.number(), alert: z.number(), errore: z.string().nullable(), workflow_id: z.string(),
+  eventi_kyt: z.number(), regole_attivate: z.number(), alert: z.number(),
+  /** What the last phase opened on the year: cases escalated from alerts, CDD tasks, risk assessments (empty until then). */
+  pratiche: z.object({ casi: z.number(), pratiche_cdd: z.number(), valutazioni: z.number() }).partial(),
+  errore: z.string().nullable(), workflow_id: z.string(),
   created_by: z.string(), created_at: z.string(), started_at: z.string().nullable(), finished_at: z.string().nullable(),
   /** Each import's progress, and the replay's (customers done of the total). */
   importazioni: z.array(importProgress),

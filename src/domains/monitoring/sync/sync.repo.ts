@@ -4,12 +4,15 @@ import { SYNC_TIPI, type SyncTipo } from './sync.sources';
 /** The engine's sync records as the API shows them (docs/monitoring.md, "The engine process and its sync"). */
 
 const SYNC_COLUMNS = ['id', 'cod_sync', 'tipo', 'stato', 'origine', 'replay_di', 'esaminati', 'inseriti', 'aggiornati', 'rimossi', 'invariati', 'scarti',
-  'errore', 'motore', 'avviata_da', 'started_at', 'ended_at', 'rieseguita_da', 'rieseguita_at'] as const;
+  'errore', 'motore', 'avviata_da', 'started_at', 'ended_at', 'rieseguita_da', 'rieseguita_at', 'tentativi', 'ultimo_errore', 'ultimo_tentativo_at',
+  'ultimo_tentativo_da'] as const;
 
 export interface SyncRecord {
   id: string; cod_sync: string; tipo: SyncTipo; stato: string; origine: string; replay_di: string | null;
   esaminati: number; inseriti: number; aggiornati: number; rimossi: number; invariati: number; scarti: number;
   errore: string | null; motore: string | null; avviata_da: string; started_at: Date; ended_at: Date | null; rieseguita_da: string | null; rieseguita_at: Date | null;
+  /** Replays that failed again, the last one's error, time and run. */
+  tentativi: number; ultimo_errore: string | null; ultimo_tentativo_at: Date | null; ultimo_tentativo_da: string | null;
 }
 
 export const DEAD_STATI = ['scarti', 'fallita'] as const;

@@ -130,16 +130,42 @@ export async function runSync(db: Knex, run: SyncRun): Promise<{ id: string; cod
   } catch (err) {
     errore = err instanceof Error ? err.message : String(err);
   }
-  const stato = errore ? 'fallita' : counts.scarti ? 'scarti' : 'completata';
+  const outcome = errore ? 'fallita' : counts.scarti ? 'scarti' : 'completata';
+  // A replay that fails again is no dead letter of its own: the dead letter it replayed records the attempt.
+  const stato = run.replayOf && outcome !== 'completata' ? 'ritentata' : outcome;
   await withTenant(db, ctx, async (trx) => {
     await trx('engine_sync').where({ id }).update({ ...counts, stato, errore: errore ?? null, ended_at: trx.fn.now() });
-    // A replay that copied everything closes the dead letter it replayed.
-    if (run.replayOf && stato === 'completata') {
+    if (!run.replayOf) return;
+    if (outcome === 'completata') {
+      // A replay that copied everything closes the dead letter it replayed.
       await trx('engine_sync').where({ id: run.replayOf.id }).whereIn('stato', ['scarti', 'fallita'])
         .update({ stato: 'rieseguita', rieseguita_da: codSync, rieseguita_at: trx.fn.now() });
+      return;
     }
+    await recordFailedAttempt(trx, run.replayOf.id, { id, codSync, errore, scarti: outcome === 'scarti' ? counts.scarti : undefined });
   });
   return { id, cod_sync: codSync, stato, ...counts };
+}
+
+/**
+ * A replay that did not copy everything, recorded on the dead letter it replayed (one more attempt,
+ * the last error and time, the replay's run). When the replay got as far as the records, the ones
+ * it still could not copy (with today's reasons) become the dead letter's, replacing those it
+ * copied: the next replay reads only those. A replay that failed as a whole leaves them as they are.
+ */
+async function recordFailedAttempt(trx: Knex.Transaction, deadId: string, replay: { id: string; codSync: string; errore?: string; scarti?: number }) {
+  let ultimo = replay.errore;
+  const change: Record<string, unknown> = {};
+  if (replay.scarti !== undefined) {
+    await trx('engine_sync_scarti').where({ sync_id: deadId }).delete();
+    await trx('engine_sync_scarti').where({ sync_id: replay.id }).update({ sync_id: deadId });
+    const first = await trx('engine_sync_scarti').where({ sync_id: deadId }).orderBy('chiave').first('chiave', 'motivo') as { chiave: string; motivo: string } | undefined;
+    ultimo = `${replay.scarti} record non copiati${first ? ` (${first.chiave}: ${first.motivo})` : ''}`;
+    Object.assign(change, { stato: 'scarti', scarti: replay.scarti });
+  }
+  await trx('engine_sync').where({ id: deadId }).whereIn('stato', ['scarti', 'fallita']).update({
+    ...change, tentativi: trx.raw('tentativi + 1'), ultimo_errore: ultimo ?? null, ultimo_tentativo_at: trx.fn.now(), ultimo_tentativo_da: replay.codSync,
+  });
 }
 
 /** Completed runs are kept this long (the Schedule writes three every few minutes); dead letters and replays are kept. */

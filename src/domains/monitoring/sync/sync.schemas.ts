@@ -15,10 +15,11 @@ export const pilotBody = z.object({
 });
 
 export const syncRecord = z.object({
-  id: z.string(), cod_sync: z.string(), tipo: z.enum(SYNC_TIPI), stato: z.enum(['in_corso', 'completata', 'scarti', 'fallita', 'rieseguita']),
+  id: z.string(), cod_sync: z.string(), tipo: z.enum(SYNC_TIPI), stato: z.enum(['in_corso', 'completata', 'scarti', 'fallita', 'rieseguita', 'ritentata']),
   origine: z.enum(['pianificata', 'manuale', 'replay']), replay_di: z.string().nullable(), esaminati: z.number(), inseriti: z.number(), aggiornati: z.number(),
   rimossi: z.number(), invariati: z.number(), scarti: z.number(), errore: z.string().nullable(), motore: z.string().nullable(), avviata_da: z.string(),
   started_at: z.string(), ended_at: z.string().nullable(), rieseguita_da: z.string().nullable(), rieseguita_at: z.string().nullable(),
+  tentativi: z.number(), ultimo_errore: z.string().nullable(), ultimo_tentativo_at: z.string().nullable(), ultimo_tentativo_da: z.string().nullable(),
 });
 export const deadLettersResponse = z.object({
   items: z.array(syncRecord.extend({ record: z.array(z.object({ tipo: z.enum(SYNC_TIPI), chiave: z.string(), motivo: z.string() })) })),

@@ -30,11 +30,25 @@ export const ownFundsInflow = (min: number, finestra_giorni = 30): Condizione =>
 ] });
 
 /**
- * The ratio to the customer's own history is above `x` against the half year and against the year,
- * or there is no history to compare with (a new customer, or a new behaviour).
+ * The ratio to the customer's own history is above `x` against the half year, against the year and
+ * (unless `stagione` is false) against the same days one year earlier: last year's season, so a
+ * seasonal business in its season, a shop in its December, is compared with the same weeks of the
+ * year before, not with the average its quiet months bring down. A missing history counts as
+ * unusual (a new customer, a new behaviour, a history that does not reach back a year).
  */
-export const aboveOwnHistory = (a: Omit<Aggregato, 'fn' | 'storico_giorni'>, x: number): Condizione => ({ tutti: [STORICO_GIORNI, STORICO_ANNO].map((storico_giorni) =>
-  ({ non: { aggregato: { ...a, fn: 'ratio_history', storico_giorni }, op: 'lte', valore: x } } as Condizione)) });
+export const aboveOwnHistory = (a: Omit<Aggregato, 'fn' | 'storico_giorni'>, x: number, stagione = true): Condizione => ({ tutti: [
+  ...[STORICO_GIORNI, STORICO_ANNO].map((storico_giorni) => ({ non: { aggregato: { ...a, fn: 'ratio_history', storico_giorni }, op: 'lte', valore: x } } as Condizione)),
+  ...(stagione ? [aboveLastYear(a, x)] : []),
+] });
+
+/**
+ * Above `x` times the same days one year earlier, or nothing then to compare with. A window shorter
+ * than four weeks is compared with the four weeks centred on it a year back (one week is too few
+ * operations to be a normal); a longer one with exactly its days (a season's first weeks against
+ * last year's first weeks, not against the weeks around them, half of which were off season).
+ */
+export const aboveLastYear = (a: Omit<Aggregato, 'fn' | 'storico_giorni'>, x: number): Condizione =>
+  ({ non: { aggregato: { ...a, fn: 'ratio_last_year', storico_giorni: Math.max(28, a.finestra_giorni) }, op: 'lte', valore: x } });
 
 /**
  * Unless the customer's peers (same kind of subject and ATECO section) do the same: below `x` times

@@ -6,7 +6,10 @@ import type { ModelloRegola } from './template.types';
  * payees (fan-out), in round amounts. Counterparties are counted as new against the customer's
  * year before the window (a seasonal business's staff and guests return each season), so an employer's payroll (the same employees every month), a shop's
  * regular suppliers and a landlord's tenants are not "many"; bursts are looked for in two weeks.
- * A customer with no history of the kind is judged on the figures alone.
+ * A customer with no history of the kind is judged on the figures alone. Transit, fan-in and fan-out
+ * read their own history over the half year and the year only: counterparties new against the year
+ * already tell a season's returning guests and staff from new ones. Round amounts (often cash takings)
+ * are compared with last year's same weeks too, as the cash rules are.
  */
 
 export const transitoRapido: ModelloRegola = {
@@ -23,7 +26,7 @@ export const transitoRapido: ModelloRegola = {
     { aggregato: { fn: 'passthrough_share', finestra_giorni: 30, entro_giorni: 5 }, op: 'gte', valore: 0.6 },
     { aggregato: { fn: 'distinct_counterparties', finestra_giorni: 30, segno: 'entrata', importo_min: 1_000 }, op: 'gte', valore: 2 },
     { aggregato: { fn: 'distinct_new_counterparties', finestra_giorni: 30, segno: 'uscita', importo_min: 500, storico_giorni: STORICO_ANNO }, op: 'gte', valore: 2 },
-    aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 2),
+    aboveOwnHistory({ finestra_giorni: 30, segno: 'entrata' }, 2, false),
     { non: ownFundsInflow(5_000) },
   ] },
 };
@@ -40,7 +43,7 @@ export const fanIn: ModelloRegola = {
   condizione: { tutti: [
     { aggregato: newPayers, op: 'gte', valore: 8 },
     { aggregato: { fn: 'sum', finestra_giorni: 14, segno: 'entrata' }, op: 'gte', valore: 2_000 },
-    aboveOwnHistory({ finestra_giorni: 14, segno: 'entrata', misura: 'numero' }, 3),
+    aboveOwnHistory({ finestra_giorni: 14, segno: 'entrata', misura: 'numero' }, 3, false),
   ] },
 };
 
@@ -58,7 +61,7 @@ export const fanOut: ModelloRegola = {
   condizione: { tutti: [
     { aggregato: newPayees, op: 'gte', valore: 8 },
     { aggregato: { fn: 'sum', ...payees }, op: 'gte', valore: 3_000 },
-    aboveOwnHistory({ ...payees, misura: 'numero' }, 3),
+    aboveOwnHistory({ ...payees, misura: 'numero' }, 3, false),
   ] },
 };
 

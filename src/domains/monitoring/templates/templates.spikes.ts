@@ -1,4 +1,4 @@
-import { aboveOwnHistory, ownFundsInflow, STORICO_GIORNI, unlikePeers } from './templates.common';
+import { aboveOwnHistory, ownFundsInflow, STORICO_ANNO, STORICO_GIORNI, unlikePeers } from './templates.common';
 import type { ModelloRegola } from './template.types';
 
 /**
@@ -17,14 +17,22 @@ export const piccoVelocita: ModelloRegola = {
   cod_regola: 'picco_velocita',
   nome: 'Aumento improvviso del numero di operazioni',
   tipologia: 'picco_velocita',
-  descrizione: 'Almeno 15 operazioni in 7 giorni, più di 5 volte il numero abituale del cliente per 7 giorni (negli ultimi sei mesi '
-    + 'e nell\'ultimo anno; un cliente senza storico è confrontato solo con i clienti simili) e almeno il triplo della mediana dei '
-    + 'clienti simili.',
+  descrizione: 'Almeno 15 operazioni in 7 giorni, più di 5 volte il numero abituale del cliente per 7 giorni (negli ultimi sei mesi, '
+    + 'nell\'ultimo anno e nelle stesse settimane di un anno prima; un cliente senza storico è confrontato solo con i clienti simili), '
+    + 'oppure più di 3 volte con almeno 3 controparti mai viste nell\'anno precedente; e almeno il triplo della mediana dei clienti simili. '
+    + 'Chi opera già molto (un datore di lavoro, un negozio) raddoppia con poche controparti nuove: il picco si riconosce da quelle, '
+    + 'mentre la settimana degli stipendi va alle controparti di sempre.',
   ambito: 'giornaliero', livello: 'cliente', punteggio: 45, esito: 'alert', finestra_dedup_giorni: 30,
   indicatori: ['15.11', '10.14'],
   condizione: { tutti: [
     { aggregato: { fn: 'count', finestra_giorni: 7 }, op: 'gte', valore: 15 },
-    aboveOwnHistory({ finestra_giorni: 7, misura: 'numero' }, 5),
+    { almeno_uno: [
+      aboveOwnHistory({ finestra_giorni: 7, misura: 'numero' }, 5),
+      { tutti: [
+        aboveOwnHistory({ finestra_giorni: 7, misura: 'numero' }, 3),
+        { aggregato: { fn: 'distinct_new_counterparties', finestra_giorni: 7, storico_giorni: STORICO_ANNO }, op: 'gte', valore: 3 },
+      ] },
+    ] },
     unlikePeers({ finestra_giorni: 7, misura: 'numero' }, 3),
   ] },
 };
