@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { withTenant } from '../../src/db/tenant';
+import { finishRun, planPeriodRun, runChunk } from '../../src/domains/monitoring/runs/runs.lifecycle';
+import { insertRun } from '../../src/domains/monitoring/runs/runs.repo';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 import { activateDraft, seedCustomers } from '../helpers/monitoring-fixture';
@@ -108,5 +111,25 @@ describe('monitoring replay (monitoring-replay:<cod_azienda>:<id>, /api/monitori
     assert.deepEqual(paths(await co.post('/api/monitoring/replay', { dal: '2025-02-30', al: '2025-05-01' })), ['dal']);
     assert.deepEqual(paths(await co.post('/api/monitoring/replay', {})), ['al', 'dal']);
     assert.equal((await analyst.post('/api/monitoring/replay', { dal: '2025-01-01', al: '2025-01-31' })).status, 403);
+  });
+  it('reads the next batch while one is evaluated and written: batches of one customer raise the same alerts', async () => {
+    const alerts = () => env.ownerDb('monitoring_alert').where({ cod_azienda: tenant }).orderBy(['data_rilevazione', 'cod_regola']).select(
+      'cod_regola', 'cod_anagrafe', 'origine', 'data_rilevazione', 'riscontri', 'punteggio', 'evidenza', env.ownerDb.raw('finestra_da::text as da'), env.ownerDb.raw('finestra_a::text as a'));
+    const first = await alerts();
+    for (const table of ['monitoring_alert_movimenti', 'monitoring_alert_riscontri', 'monitoring_alert']) await env.ownerDb(table).where({ cod_azienda: tenant }).delete();
+    const id = randomUUID();
+    await withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, (trx) => insertRun(trx, {
+      id, codAzienda: tenant, tipo: 'replay', dal: '2025-04-01', al: '2025-12-31', workflow_id: `monitoring-replay:${tenant}:${id}`, avviata_da: 'test',
+    }));
+    await planPeriodRun(env.deps.db, { codAzienda: tenant, runId: id });
+    const beats: unknown[] = [];
+    const r = await runChunk(env.deps.db, { codAzienda: tenant, runId: id, batchSize: 1, maxBatches: 10 }, { heartbeat: (d) => beats.push(d) });
+    assert.deepEqual(r, { done: true, stopped: false });
+    // The first batch reads its own input; the next ones were read while the one before was written.
+    assert.deepEqual(beats, [0, 1, 2, 3].map((batch) => ({ batch, read_ahead: batch === 1 || batch === 2 })));
+    await finishRun(env.deps.db, { codAzienda: tenant, runId: id, stato: 'completed' });
+    const run = await viewer.get(`/api/monitoring/esecuzioni/${id}`);
+    assert.deepEqual([run.body.elaborati, run.body.eventi, run.body.alert_nuovi], [3, 11, 4]);
+    assert.deepEqual(await alerts(), first);
   });
 });

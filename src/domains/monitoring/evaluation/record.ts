@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { raiseAlerts } from '../alerts/alerts.raise';
+import { raiseAlerts, type AlertCandidate } from '../alerts/alerts.raise';
 import type { Decisione, MovimentoMonitorato } from '../engine';
 import { decisionOutcome, toCandidates, type OrigineAlert } from './candidates';
 import { encodeRules, newDecisionCode } from './decisions.codec';
@@ -9,8 +9,8 @@ import type { RuleSet } from './rule-set';
 /**
  * Records what the engine decided, in the caller's tenant transaction: the decisions first (one
  * per event, one per customer and day: a decision already made is kept and this one dropped),
- * then the alerts of the decisions this call made, each hit under its key, then each decision's
- * list of the alerts it raised or added to. Real time and the daily batch record this way.
+ * then the alerts of the decisions this call made, each hit under its key (all of them in one
+ * set-based raiseAlerts), then each decision's list of the alerts it raised or added to. Real time and the daily batch record this way.
  */
 
 export interface Evaluated {
@@ -55,7 +55,27 @@ export async function recordEvaluations(trx: Knex.Transaction, codAzienda: strin
   });
   const held = await insertDecisions(trx, codAzienda, rows);
   const out: RecordResult = { summaries: new Map(), alertNuovi: 0, alertAggiornati: 0, decisioni: 0 };
-  for (const row of rows) {
+  // The hits of every decision this call made, raised in one call (set-based), in the decisions' order.
+  const candidates: AlertCandidate[] = [];
+  const hitsOf = rows.map((row) => {
+    const code = held.get(decisionKey(row)) ?? row.cod_decisione;
+    if (code !== row.cod_decisione) return { from: 0, to: 0 };
+    const origine: OrigineAlert = row.fonte_evento === 'kyt' ? 'kyt' : row.tipo === 'giornaliera' ? 'giornaliero' : p.origine;
+    const from = candidates.length;
+    candidates.push(...toCandidates(row.item.decisione.candidati, set, { origine, history: p.history, now: p.now, codDecisione: code }));
+    return { from, to: candidates.length };
+  });
+  const raised = candidates.length ? await raiseAlerts(trx, codAzienda, candidates, { actor: p.actor ?? 'sistema:monitoraggio' }) : [];
+  const alertsOf = hitsOf.map((h) => raised.slice(h.from, h.to));
+  // Each decision's alerts, in one statement; before any earlier decision is read back below.
+  const withAlerts = rows.flatMap((row, i) => (alertsOf[i]!.length
+    ? [{ cod: row.cod_decisione, giorno: row.giorno, alert: alertsOf[i]!.map((r): DecisionAlert => ({ id: r.id, cod_alert: r.cod_alert, esito: r.esito })) }] : []));
+  if (withAlerts.length) {
+    await trx.raw(`update monitoring_decisioni d set alert = v.alert
+      from jsonb_to_recordset(?::jsonb) as v(cod text, giorno date, alert jsonb)
+     where d.cod_azienda = ? and d.cod_decisione = v.cod and d.giorno = v.giorno`, [JSON.stringify(withAlerts), codAzienda]);
+  }
+  for (const [i, row] of rows.entries()) {
     const key = decisionKey(row);
     const code = held.get(key) ?? row.cod_decisione;
     const ours = code === row.cod_decisione;
@@ -64,15 +84,10 @@ export async function recordEvaluations(trx: Knex.Transaction, codAzienda: strin
       out.decisioni++;
       // A KYT event names its decision (its page, and the answer to the same event sent again).
       if (row.fonte_evento === 'kyt') await trx('kyt_eventi').where({ cod_azienda: codAzienda, id: row.evento_id! }).whereNull('cod_decisione').update({ cod_decisione: code });
-      const origine: OrigineAlert = row.fonte_evento === 'kyt' ? 'kyt' : row.tipo === 'giornaliera' ? 'giornaliero' : p.origine;
-      const candidates = toCandidates(row.item.decisione.candidati, set, { origine, history: p.history, now: p.now, codDecisione: code });
-      if (candidates.length) {
-        const raised = await raiseAlerts(trx, codAzienda, candidates, { actor: p.actor ?? 'sistema:monitoraggio' });
-        alert = raised.map((r) => ({ id: r.id, cod_alert: r.cod_alert, esito: r.esito }));
-        out.alertNuovi += raised.filter((r) => r.esito === 'nuovo').length;
-        out.alertAggiornati += raised.filter((r) => r.esito === 'aggiornato').length;
-        await trx('monitoring_decisioni').where({ cod_azienda: codAzienda, cod_decisione: code, giorno: row.giorno }).update({ alert: JSON.stringify(alert) });
-      }
+      const mine = alertsOf[i]!;
+      alert = mine.map((r) => ({ id: r.id, cod_alert: r.cod_alert, esito: r.esito }));
+      out.alertNuovi += mine.filter((r) => r.esito === 'nuovo').length;
+      out.alertAggiornati += mine.filter((r) => r.esito === 'aggiornato').length;
     }
     if (!ours) {
       // Decided before (the daily batch after real time, or two requests at once): that decision is the answer.

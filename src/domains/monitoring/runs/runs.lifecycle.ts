@@ -7,7 +7,7 @@ import { evaluateClosedDay } from '../evaluation/daily';
 import { computePeerStatistics } from '../evaluation/peers';
 import { addProgress, countCustomers, customersPage, finishRunRow, findRun, type RunRow } from './runs.repo';
 import { backtestBatch, summariseBacktest } from './runs.backtest';
-import { replayBatch } from './runs.replay';
+import { loadReplayBatch, replayBatch, type ReplayInput } from './runs.replay';
 
 /**
  * The steps of a run, as the workflows' activities call them: plan (the row and its total), the
@@ -65,13 +65,13 @@ export async function dailyPeers(db: Knex, p: { codAzienda: string; giorno: stri
 
 type BatchCounts = { eventi?: number; decisioni?: number; alert_nuovi?: number; alert_aggiornati?: number };
 
-async function batchOf(trx: Knex.Transaction, run: RunRow, cods: string[]): Promise<BatchCounts> {
+async function batchOf(trx: Knex.Transaction, run: RunRow, cods: string[], loaded?: ReplayInput): Promise<BatchCounts> {
   if (run.tipo === 'giornaliero') {
     const r = await evaluateClosedDay(trx, run.cod_azienda, run.giorno!, cods);
     return { eventi: r.eventi, decisioni: r.decisioni, alert_nuovi: r.alertNuovi, alert_aggiornati: r.alertAggiornati };
   }
   if (run.tipo === 'replay') {
-    const r = await replayBatch(trx, run, cods);
+    const r = await replayBatch(trx, run, cods, { loaded });
     return { eventi: r.eventi, alert_nuovi: r.alertNuovi, alert_aggiornati: r.alertAggiornati };
   }
   const r = await backtestBatch(trx, run, cods);
@@ -79,24 +79,47 @@ async function batchOf(trx: Knex.Transaction, run: RunRow, cods: string[]): Prom
 }
 
 /**
+ * The replay's reading lane: the batch after `after` read in a tenant transaction of its
+ * own (another connection; it writes nothing) while the current batch is evaluated and written. A failed read is
+ * dropped: the batch then reads its input itself.
+ */
+function readAhead(db: Knex, run: RunRow, after: string, limit: number): Promise<ReplayInput | undefined> {
+  return tx(db, run.cod_azienda, async (trx) => {
+    const cods = await customersPage(trx, run.cod_azienda, { dal: run.dal, al: run.al, after, limit });
+    return cods.length ? loadReplayBatch(trx, run, cods) : undefined;
+  }).catch(() => undefined);
+}
+
+const sameCustomers = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c, i) => c === b[i]);
+
+/**
  * Up to `maxBatches` batches of the run, a heartbeat after each. The run's row is locked for the
  * batch, so an earlier attempt still finishing its batch makes a retry wait, then see its position.
+ * A replay works in two lanes: while a batch is evaluated and written, the next one's profiles and
+ * histories are read on another connection; the batch uses them only if it is the same customers
+ * (its page is read again under the lock, as always), so what is evaluated and where a retry starts
+ * are the same as with one lane.
  */
 export async function runChunk(db: Knex, p: { codAzienda: string; runId: string; batchSize: number; maxBatches: number }, hooks: {
   heartbeat?: (detail: unknown) => void; signal?: AbortSignal;
 } = {}): Promise<ChunkResult> {
+  let ahead: Promise<ReplayInput | undefined> | undefined;
   for (let b = 0; b < p.maxBatches; b++) {
     if (hooks.signal?.aborted) return { done: false, stopped: true };
+    let readAheadUsed = false;
     const r = await tx(db, p.codAzienda, async (trx): Promise<ChunkResult | null> => {
       const run = await findRun(trx, p.codAzienda, p.runId, true);
       if (!run || run.stato !== 'running') return { done: false, stopped: true };
       const cods = await customersPage(trx, p.codAzienda, { dal: run.giorno ?? run.dal, al: run.giorno ?? run.al, after: run.posizione, limit: p.batchSize });
       if (!cods.length) return { done: true, stopped: false };
-      const counts = await batchOf(trx, run, cods);
+      const read = ahead ? await ahead : undefined;
+      ahead = run.tipo === 'replay' && cods.length === p.batchSize && b + 1 < p.maxBatches ? readAhead(db, run, cods.at(-1)!, p.batchSize) : undefined;
+      readAheadUsed = !!read && sameCustomers(read.cods, cods);
+      const counts = await batchOf(trx, run, cods, readAheadUsed ? read : undefined);
       await addProgress(trx, run.id, { elaborati: cods.length, posizione: cods.at(-1)!, ...counts });
       return cods.length < p.batchSize ? { done: true, stopped: false } : null;
     });
-    hooks.heartbeat?.({ batch: b });
+    hooks.heartbeat?.({ batch: b, read_ahead: readAheadUsed });
     if (r) return r;
   }
   return { done: false, stopped: false };

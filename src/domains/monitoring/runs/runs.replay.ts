@@ -15,13 +15,10 @@ import type { RunRow } from './runs.repo';
  * the daily batch's and real time's, so a period that was already evaluated raises nothing twice.
  * The peer medians are the ones stored for each day (none before the daily batch first ran).
  */
-export async function replayBatch(trx: Knex.Transaction, run: RunRow, cods: readonly string[], opts: { store?: MonitoringStore } = {}) {
-  const store = opts.store ?? monitoringStore();
+export async function replayBatch(trx: Knex.Transaction, run: RunRow, cods: readonly string[], opts: { store?: MonitoringStore; loaded?: ReplayInput } = {}) {
+  const input = opts.loaded ?? await loadReplayBatch(trx, run, cods, opts);
   const codAzienda = run.cod_azienda;
-  const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
-  const profiles = await store.profiles(trx, codAzienda, cods);
-  const histories = await store.histories(trx, codAzienda, cods, addDays(run.dal, -set.regole.giorni_storico), run.al);
-  const peers = await storedPeers(trx, codAzienda, run.dal, run.al);
+  const { set, profiles, histories, peers } = input;
   let eventi = 0;
   const candidates: AlertCandidate[] = [];
   for (const cod of cods) {
@@ -33,9 +30,33 @@ export async function replayBatch(trx: Knex.Transaction, run: RunRow, cods: read
     const history = new Map<string, MovimentoMonitorato>(storico.map((m) => [m.id, m]));
     candidates.push(...toCandidates(r.candidati, set, { origine: 'replay', history }));
   }
-  // The batch's hits in one call: the rule versions they name are read once per batch, not once per customer.
+  // The batch's hits in one set-based call: about ten statements for the batch, not seven per hit.
   const raised = candidates.length ? await raiseAlerts(trx, codAzienda, candidates, { actor: 'sistema:monitoraggio:replay' }) : [];
   return { eventi, alertNuovi: raised.filter((x) => x.esito === 'nuovo').length, alertAggiornati: raised.filter((x) => x.esito === 'aggiornato').length };
+}
+
+/** What a replay's batch reads before it evaluates: the rules and lists, its customers' profiles and histories, the peer medians. */
+export interface ReplayInput {
+  cods: readonly string[];
+  set: ReturnType<typeof ruleSetFor>;
+  profiles: Awaited<ReturnType<MonitoringStore['profiles']>>;
+  histories: Awaited<ReturnType<MonitoringStore['histories']>>;
+  peers: (g: Giorno) => StatistichePari | undefined;
+}
+
+/**
+ * The reading lane of a replay's batch. It writes nothing and reads nothing a replay writes (alerts,
+ * hits, the run's row), so it can run in a transaction of its own while the batch before it is
+ * evaluated and written (runs.lifecycle.ts, runChunk): the batch evaluates the same input either way.
+ */
+export async function loadReplayBatch(trx: Knex.Transaction, run: RunRow, cods: readonly string[], opts: { store?: MonitoringStore } = {}): Promise<ReplayInput> {
+  const store = opts.store ?? monitoringStore();
+  const codAzienda = run.cod_azienda;
+  const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
+  const profiles = await store.profiles(trx, codAzienda, cods);
+  const histories = await store.histories(trx, codAzienda, cods, addDays(run.dal, -set.regole.giorni_storico), run.al);
+  const peers = await storedPeers(trx, codAzienda, run.dal, run.al);
+  return { cods, set, profiles, histories, peers };
 }
 
 /** The stored peer medians of a period, each day answering the latest computed on or before it (within a week). */
