@@ -39,6 +39,8 @@ export async function createMovements(db: Knex, codAzienda: string, actor: strin
       });
     }
     return {
+      /** What this call wrote, with each movement's subject (for the evaluators: nothing read back). */
+      scritti: result.items.filter((i) => i.inserted).map((i) => ({ id: i.id, data_operazione: i.data_operazione, cod_anagrafe: i.cod_anagrafe })),
       inseriti: result.inserted,
       gia_presenti: result.skipped,
       movimenti: result.items.map((i, indice) => ({

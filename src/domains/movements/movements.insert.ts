@@ -9,8 +9,8 @@ export type MovementRow = ValidMovement;
 export interface InsertedMovements {
   inserted: number;
   skipped: number;
-  /** Per row, in the order given: the movement holding its external key, and whether this call wrote it. */
-  items: { chiave_esterna: string; id: string; data_operazione: string; inserted: boolean }[];
+  /** Per row, in the order given: the movement holding its external key, and whether this call wrote it (then with its subject). */
+  items: { chiave_esterna: string; id: string; data_operazione: string; inserted: boolean; cod_anagrafe?: string }[];
 }
 
 /** Rows whose relationship or subject is not the tenant's: nothing was written. */
@@ -101,7 +101,7 @@ export async function insertMovements(
     for (const h of held) holders.set(h.chiave_esterna, { id: h.movimento_id, data_operazione: h.data_operazione });
   }
   const items = rows.map((r, i) => (fresh.has(ids[i]!)
-    ? { chiave_esterna: r.chiave_esterna, id: ids[i]!, data_operazione: r.data_operazione, inserted: true }
+    ? { chiave_esterna: r.chiave_esterna, id: ids[i]!, data_operazione: r.data_operazione, inserted: true, cod_anagrafe: codAnagrafe[i]! }
     : { chiave_esterna: r.chiave_esterna, ...holders.get(r.chiave_esterna)!, inserted: false }));
   return { inserted: fresh.size, skipped: rows.length - fresh.size, items };
 }

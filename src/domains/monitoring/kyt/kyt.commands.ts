@@ -7,7 +7,7 @@ import { EVALUATION_DEADLINE_MS, PENDING_UNAVAILABLE, type RecordDecision } from
 import { appendAudit } from '../../audit';
 import { findDecision, type DecisionRecord } from '../evaluation/decisions.repo';
 import { replyDecision } from '../evaluation/movement-evaluator';
-import { evaluateEvents } from '../evaluation/realtime';
+import { evaluateInOwnTransaction } from '../evaluation/realtime';
 import { addressHolders, namedCustomers, resolveEvent, romeDayTime, type Resolution } from './kyt.resolve';
 import type { KytEventInput } from './kyt.schemas';
 
@@ -71,11 +71,9 @@ export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string,
 /** Evaluates the new events in a transaction of their own, bounded in time; null when it failed or was late. */
 async function evaluateNew(deps: Deps, codAzienda: string, actor: string, rows: readonly KytEventRow[]): Promise<Map<string, RecordDecision> | null> {
   if (!rows.length) return new Map();
-  const run = withTenant(deps.db, { codAzienda, actor }, async (trx) => {
-    // recordEvaluations writes each event's decision code on its row, in this transaction.
-    const decided = await evaluateEvents(trx, codAzienda, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { actor: 'sistema:kyt' });
-    return new Map([...decided].map(([id, s]) => [id, replyDecision(s)]));
-  }).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
+  // The decision's insert names it on each event's row, in the evaluation's transaction.
+  const run = evaluateInOwnTransaction(deps.db, codAzienda, actor, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { decisionActor: 'sistema:kyt' })
+    .then((decided) => new Map([...decided].map(([id, s]) => [id, replyDecision(s)]))).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), EVALUATION_DEADLINE_MS); });
   try {
