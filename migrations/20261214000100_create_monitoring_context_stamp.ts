@@ -43,9 +43,43 @@ export async function up(knex: Knex): Promise<void> {
       return coalesce((select versione from monitoring_contesto_versione where cod_azienda = tenant), 0);
     end
     $$`);
+  await knex.raw(HISTORY_FUNCTION);
 }
 
+/**
+ * A customers' history for real time (evaluation/store.platform.ts, `histories`): their movements
+ * and KYT events in [dal, al]. A function so its plan is kept per connection and generic (the
+ * function's own plan_cache_mode): planning the query over the monthly partitions of movimenti
+ * cost more than running it (EXPLAIN: 3.4 ms planning, 1.6 ms execution for 13 months of one
+ * customer); the generic plan prunes the months when it starts. Runs as the caller: row-level
+ * security applies as to the query it replaces.
+ */
+const HISTORY_FUNCTION = `
+  create or replace function monitoring_storico(tenant text, clienti text[], dal date, al date)
+  returns table (fonte text, id uuid, cod_anagrafe text, cod_rapporto text, giorno text, ora text, importo_eur float8, segno text, contanti boolean,
+                 causale text, canale text, controparte_nome text, controparte_conto text, controparte_paese text, cod_anagrafe_esecutore text,
+                 chain text, hash text, indirizzo_da text, indirizzo_a text, asset text)
+  language plpgsql stable
+  set plan_cache_mode = force_generic_plan
+  as $$
+  begin
+    return query
+      select 'm'::text, m.id, m.cod_anagrafe, m.cod_rapporto, m.data_operazione::text, m.ora_operazione::text, m.importo_eur::float8, m.segno, m.contanti,
+             m.causale, m.canale, m.controparte_nome, m.controparte_conto, m.controparte_paese, m.cod_anagrafe_esecutore,
+             null::text, null::text, null::text, null::text, null::text
+        from movimenti m
+       where m.cod_azienda = tenant and m.cod_anagrafe = any(clienti) and m.data_operazione >= dal and m.data_operazione <= al
+      union all
+      select 'k'::text, k.id, k.cod_anagrafe, null::text, k.giorno::text, k.ora, k.importo_eur::float8, k.direzione, null::boolean,
+             null::text, null::text, null::text, null::text, null::text, null::text,
+             k.chain, k.hash, k.indirizzo_da, k.indirizzo_a, k.asset
+        from kyt_eventi k
+       where k.cod_azienda = tenant and k.cod_anagrafe = any(clienti) and k.giorno >= dal and k.giorno <= al;
+  end
+  $$`;
+
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop function if exists monitoring_storico(text, text[], date, date)');
   await knex.raw('drop function if exists monitoring_contesto_stamp(text)');
   for (const table of TRACKED) await knex.raw('drop trigger if exists ?? on ??', [`${table}_contesto`, table]);
   await knex.raw('drop function if exists monitoring_contesto_modificato()');

@@ -56,6 +56,10 @@ const INSERT_SQL = `
    order by input.data_operazione, input.id
   returning id`;
 
+/** The select-list expression that makes sure of the partitions of these months (its one binding: movementMonths), for withTenantFirst. */
+export const MOVEMENT_PARTITIONS_SQL = 'movimenti_ensure_partitions(?::date[]) as partizioni';
+export const movementMonths = (rows: readonly Pick<MovementRow, 'data_operazione'>[]) => [...new Set(rows.map((r) => `${r.data_operazione.slice(0, 7)}-01`))];
+
 /**
  * Inserts movements of one tenant in bulk (the API's POST and the import), inside the caller's
  * tenant transaction: the subjects are resolved and checked first (MovementReferenceError lists
@@ -65,10 +69,11 @@ const INSERT_SQL = `
  * the request or the import run. Ids are version 7 UUIDs (time-ordered: src/lib/uuid7.ts).
  * `opts.codAnagrafe`: the subjects the caller already resolved with resolveMovementParties for
  * these rows (the import does, to report bad rows one by one), so they are not read twice.
+ * `opts.partitionsEnsured`: the transaction's first statement already made sure of them (MOVEMENT_PARTITIONS_SQL).
  */
 export async function insertMovements(
   trx: Knex.Transaction, codAzienda: string, actor: string, rows: readonly MovementRow[],
-  opts: { importId?: string; codAnagrafe?: readonly string[] } = {},
+  opts: { importId?: string; codAnagrafe?: readonly string[]; partitionsEnsured?: boolean } = {},
 ): Promise<InsertedMovements> {
   if (rows.length === 0) return { inserted: 0, skipped: 0, items: [] };
   let codAnagrafe = opts.codAnagrafe;
@@ -78,7 +83,7 @@ export async function insertMovements(
     codAnagrafe = resolved.codAnagrafe as string[];
   }
 
-  await trx.raw('select movimenti_ensure_partitions(?::date[])', [[...new Set(rows.map((r) => `${r.data_operazione.slice(0, 7)}-01`))]]);
+  if (!opts.partitionsEnsured) await trx.raw(`select ${MOVEMENT_PARTITIONS_SQL}`, [movementMonths(rows)]);
 
   const ids = rows.map(() => uuidv7());
   const value = (r: MovementRow, i: number, c: Column): unknown => {

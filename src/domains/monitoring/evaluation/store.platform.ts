@@ -70,19 +70,12 @@ async function profiles(trx: Knex.Transaction, codAzienda: string, cods: readonl
   return out;
 }
 
-/** One statement: the movements and the KYT events of the customers in [dal, al] (each side its own index range; months pruned on movimenti). */
-const HISTORIES_SQL = `
-  select 'm' as fonte, id, cod_anagrafe, cod_rapporto, data_operazione::text as giorno, ora_operazione::text as ora, importo_eur::float8 as importo_eur,
-         segno, contanti, causale, canale, controparte_nome, controparte_conto, controparte_paese, cod_anagrafe_esecutore,
-         null as chain, null as hash, null as indirizzo_da, null as indirizzo_a, null as asset
-    from movimenti
-   where cod_azienda = :cod and cod_anagrafe = any(:cods) and data_operazione >= :dal::date and data_operazione <= :al::date
-  union all
-  select 'k', id, cod_anagrafe, null, giorno::text, ora, importo_eur::float8,
-         direzione, null, null, null, null, null, null, null,
-         chain, hash, indirizzo_da, indirizzo_a, asset
-    from kyt_eventi
-   where cod_azienda = :cod and cod_anagrafe = any(:cods) and giorno >= :dal::date and giorno <= :al::date`;
+/**
+ * One statement: the movements and the KYT events of the customers in [dal, al], through
+ * monitoring_storico (migration 20261214000100): the same query kept as a generic plan per
+ * connection, the months of movimenti pruned when it starts instead of planned on every call.
+ */
+const HISTORIES_SQL = 'select * from monitoring_storico(:cod, :cods, :dal::date, :al::date)';
 
 interface HistoryRow {
   fonte: 'm' | 'k'; id: string; cod_anagrafe: string; cod_rapporto: string; giorno: string; ora: string; importo_eur: number; segno: string;
