@@ -94,7 +94,9 @@ export async function insertMovements(
   };
   // One array per column, each bound as one parameter (node-postgres sends it as a PostgreSQL array).
   const arrays = COLUMNS.map(([c]) => rows.map((r, i) => value(r, i, c)) as unknown as Knex.Value);
-  const { rows: written } = await trx.raw<{ rows: { id: string }[] }>(INSERT_SQL, [...arrays, codAzienda, codAzienda, opts.importId ?? null, actor]);
+  const { rows: written } = await trx.raw<{ rows: { id: string }[] }>(INSERT_SQL, [...arrays, codAzienda, codAzienda, opts.importId ?? null, actor])
+    // A named statement (its text never changes): parsed once per connection, its plan kept when the generic one is as good.
+    .options({ name: 'movimenti-insert' });
   const fresh = new Set(written.map((w) => w.id));
 
   // The movements already holding the keys this call skipped (earlier calls, or earlier rows of this batch).

@@ -28,7 +28,7 @@ Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
     select r.cod_rapporto, r.cod_anagrafe,
            coalesce((select json_agg(json_build_object('cod_anagrafe', s.cod_anagrafe, 'dal', s.dal::text, 'al', s.al::text))
                        from rapporti_soggetti s where s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto), '[]') as ruoli
-      from rapporti r where r.cod_azienda = ? and r.cod_rapporto = any(?)`, [codAzienda, codes]);
+      from rapporti r where r.cod_azienda = ? and r.cod_rapporto = any(?)`, [codAzienda, codes]).options({ name: 'movimenti-rapporti-ruoli' });
   const roles: Role[] = rapporti.flatMap((r) => r.ruoli.map((x) => ({ ...x, cod_rapporto: r.cod_rapporto })));
   const known = new Set<string>(executors.length
     ? await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', executors).pluck('cod_anagrafe')

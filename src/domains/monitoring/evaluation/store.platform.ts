@@ -54,7 +54,9 @@ const PROFILES_SQL = `
 async function profiles(trx: Knex.Transaction, codAzienda: string, cods: readonly string[]): Promise<Map<string, ProfiloCliente>> {
   const out = new Map<string, ProfiloCliente>();
   if (!cods.length) return out;
-  const { rows } = await trx.raw<{ rows: CustomerRow[] }>(PROFILES_SQL, { cod: codAzienda, cods: [...new Set(cods)], ruoli: HOLDER_ROLES });
+  const { rows } = await trx.raw<{ rows: CustomerRow[] }>(PROFILES_SQL, { cod: codAzienda, cods: [...new Set(cods)], ruoli: HOLDER_ROLES })
+    // A named statement: parsed once per connection, its plan kept when PostgreSQL finds the generic one as good.
+    .options({ name: 'monitoring-profili' });
   for (const r of rows) {
     const uso = r.uso_contanti_atteso as UsoContanti | null;
     out.set(r.cod_anagrafe, {
