@@ -100,6 +100,7 @@ function timedStore(base: MonitoringStore) {
     lists: time('rules_lists_peers', base.lists),
     activeRules: time('rules_lists_peers', base.activeRules),
     peerStatistics: time('rules_lists_peers', base.peerStatistics),
+    stamped: base.stamped,
   };
   return { store, ms, last: () => last, reset: () => { ms.profiles = 0; ms.histories = 0; ms.rules_lists_peers = 0; last = {}; } };
 }

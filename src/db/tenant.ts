@@ -21,15 +21,27 @@ export const TENANT_KEY_PARAM = 'tenantContextKey';
  * leaks a tenant.
  */
 export async function withTenant<T>(db: Knex, ctx: DbContext, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return withTenantFirst(db, ctx, undefined, (trx) => fn(trx));
+}
+
+/**
+ * withTenant whose first statement also answers `also`: select-list expressions evaluated after
+ * the tenant settings, left to right (they must be volatile function calls, which PostgreSQL
+ * neither folds nor evaluates early), so a hot path reads what it needs first (a freshness
+ * stamp, partitions made sure of) in the round trip that sets the tenant. fn gets that row.
+ */
+export async function withTenantFirst<T, R extends Record<string, unknown> = Record<string, unknown>>(
+  db: Knex, ctx: DbContext, also: { sql: string; bindings: readonly Knex.Value[] } | undefined, fn: (trx: Knex.Transaction, first: R) => Promise<T>,
+): Promise<T> {
   const key = (db.userParams as Record<string, unknown> | undefined)?.[TENANT_KEY_PARAM];
   if (typeof key !== 'string') throw new Error('withTenant needs the application pool (createAppDb)');
   const tenant = ctx.codAzienda ?? '';
   return db.transaction(async (trx) => {
-    await trx.raw(
-      "select set_config('app.cod_azienda', ?, true), set_config('app.tenant_sig', ?, true), set_config('app.actor', ?, true)",
-      [tenant, tenant ? tenantSignature(key, tenant) : '', ctx.actor ?? ''],
+    const { rows } = await trx.raw<{ rows: R[] }>(
+      `select set_config('app.cod_azienda', ?, true), set_config('app.tenant_sig', ?, true), set_config('app.actor', ?, true)${also ? `, ${also.sql}` : ''}`,
+      [tenant, tenant ? tenantSignature(key, tenant) : '', ctx.actor ?? '', ...(also?.bindings ?? [])],
     );
-    return fn(trx);
+    return fn(trx, rows[0]!);
   });
 }
 

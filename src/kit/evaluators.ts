@@ -17,6 +17,8 @@ import type { Deps } from '../deps';
 export interface CommittedMovement {
   id: string;
   data_operazione: string;
+  /** Its customer, when the recording area knows it (the evaluator then need not read it back). */
+  cod_anagrafe?: string;
 }
 
 export const decisionAlertSchema = z.object({ id: z.string(), cod_alert: z.string(), esito: z.enum(['nuovo', 'aggiornato', 'gia_registrato']) });

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { withTenant } from '../../src/db/tenant';
+import { evaluationContext } from '../../src/domains/monitoring/evaluation/context';
 import { movementEvaluator } from '../../src/domains/monitoring/evaluation/movement-evaluator';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
@@ -114,6 +116,44 @@ describe('monitoring in real time (POST /api/movimenti answers the decision; /ap
     assert.match(r.body.movimenti[0].decisione.motivo, /elaborazione giornaliera/);
     assert.ok(await env.ownerDb('movimenti').where({ cod_azienda: tenant, id: r.body.movimenti[0].id }).first('id'), 'the movement stands');
     assert.equal(await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: r.body.movimenti[0].id }).first(), undefined);
+  });
+
+  it('keeps rules, lists and peer medians in memory only while the tenant\'s stamp holds: a change committed anywhere is in force at the next evaluation', async () => {
+    const context = () => withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, async (trx) => {
+      const c = await evaluationContext(trx, tenant);
+      return { set: c.set, peers: await c.peers('2026-03-26') };
+    });
+    const warm = await context();
+    assert.equal((await context()).set, warm.set, 'nothing changed: the same prepared set, from memory');
+    assert.equal(warm.peers, undefined);
+
+    // A rule activated (in whatever process): the next movement is evaluated with it.
+    const big = await co.post('/api/monitoring/rules', ruleBody('importo_enorme', {
+      tipologia: 'altro', esito: 'osserva', condizione: { campo: 'evento.importo_eur', op: 'gte', valore: 50_000 },
+    }));
+    assert.equal(big.status, 201, big.text);
+    await activateDraft(env, tenant, big.body.bozza.id);
+    const r1 = await analyst.post('/api/movimenti', cash('rt-8', 60_000, '2026-03-26'));
+    assert.deepEqual(r1.body.movimenti[0].decisione.regole_attivate.sort(), ['contanti_30g', 'importo_alto', 'importo_enorme'], r1.text);
+
+    // Retired behind the web process's back (another process's transaction, straight SQL): gone at the next evaluation.
+    await env.ownerDb('monitoring_regole_versioni').where({ id: big.body.bozza.id })
+      .update({ stato: 'ritirata', retired_by: 'altro-processo', retired_at: new Date() });
+    const r2 = await analyst.post('/api/movimenti', cash('rt-9', 60_000, '2026-03-26'));
+    assert.deepEqual(r2.body.movimenti[0].decisione.regole_attivate.sort(), ['contanti_30g', 'importo_alto'], r2.text);
+    const ev = await viewer.get(`/api/engine/evidence/${r2.body.movimenti[0].decisione.cod_decisione}`);
+    assert.ok(!JSON.stringify(ev.body).includes('importo_enorme'), 'the retired version is not in the decision');
+
+    // Peer medians stored for the day (the daily batch, elsewhere): read at the next evaluation, not the remembered none.
+    await env.ownerDb('monitoring_statistiche_pari').insert({ cod_azienda: tenant, giorno: '2026-03-26', mediane: JSON.stringify({ persona_fisica: { volume_30g: 1_234 } }), clienti: 2 });
+    const after = await context();
+    assert.deepEqual(after.peers, { giorno: '2026-03-26', mediane: { persona_fisica: { volume_30g: 1_234 } } });
+    // The stamp is the tenant's own: another tenant's change does not touch it.
+    const stamp = async (cod: string) => (await env.ownerDb('monitoring_contesto_versione').where({ cod_azienda: cod }).first('versione'))?.versione;
+    const before = await stamp(tenant);
+    await env.ownerDb('monitoring_statistiche_pari').insert({ cod_azienda: other, giorno: '2026-03-26', mediane: '{}', clienti: 1 });
+    assert.equal(await stamp(tenant), before);
+    assert.equal((await context()).set, after.set);
   });
 
   it('refuses bad input before anything is written or evaluated', async () => {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { withTenant } from '../../db/tenant';
+import { withTenantFirst } from '../../db/tenant';
 import { ValidationError } from '../../http/errors';
 import { appendAudit } from '../audit';
-import { insertMovements, MovementReferenceError } from './movements.insert';
+import { insertMovements, MOVEMENT_PARTITIONS_SQL, MovementReferenceError, movementMonths } from './movements.insert';
 import type { ValidMovement } from './movements.schemas';
 
 /** Keeps the audit event small for a batch of a thousand: the relationships it touched, up to this many. */
@@ -15,10 +15,11 @@ const AUDITED_RELATIONSHIPS = 20;
  * anything (a re-sent batch changes nothing and records nothing).
  */
 export async function createMovements(db: Knex, codAzienda: string, actor: string, movimenti: ValidMovement[]) {
-  return withTenant(db, { codAzienda, actor }, async (trx) => {
+  // The first statement sets the tenant and makes sure of the months' partitions: one round trip.
+  return withTenantFirst(db, { codAzienda, actor }, { sql: MOVEMENT_PARTITIONS_SQL, bindings: [movementMonths(movimenti)] }, async (trx) => {
     let result;
     try {
-      result = await insertMovements(trx, codAzienda, actor, movimenti);
+      result = await insertMovements(trx, codAzienda, actor, movimenti, { partitionsEnsured: true });
     } catch (err) {
       if (err instanceof MovementReferenceError) {
         throw new ValidationError(err.errors.map((e) => ({ path: `movimenti.${e.index}.${e.field}`, message: e.message })),
@@ -39,6 +40,8 @@ export async function createMovements(db: Knex, codAzienda: string, actor: strin
       });
     }
     return {
+      /** What this call wrote, with each movement's subject (for the evaluators: nothing read back). */
+      scritti: result.items.filter((i) => i.inserted).map((i) => ({ id: i.id, data_operazione: i.data_operazione, cod_anagrafe: i.cod_anagrafe })),
       inseriti: result.inserted,
       gia_presenti: result.skipped,
       movimenti: result.items.map((i, indice) => ({

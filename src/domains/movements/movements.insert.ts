@@ -9,8 +9,8 @@ export type MovementRow = ValidMovement;
 export interface InsertedMovements {
   inserted: number;
   skipped: number;
-  /** Per row, in the order given: the movement holding its external key, and whether this call wrote it. */
-  items: { chiave_esterna: string; id: string; data_operazione: string; inserted: boolean }[];
+  /** Per row, in the order given: the movement holding its external key, and whether this call wrote it (then with its subject). */
+  items: { chiave_esterna: string; id: string; data_operazione: string; inserted: boolean; cod_anagrafe?: string }[];
 }
 
 /** Rows whose relationship or subject is not the tenant's: nothing was written. */
@@ -56,6 +56,10 @@ const INSERT_SQL = `
    order by input.data_operazione, input.id
   returning id`;
 
+/** The select-list expression that makes sure of the partitions of these months (its one binding: movementMonths), for withTenantFirst. */
+export const MOVEMENT_PARTITIONS_SQL = 'movimenti_ensure_partitions(?::date[]) as partizioni';
+export const movementMonths = (rows: readonly Pick<MovementRow, 'data_operazione'>[]) => [...new Set(rows.map((r) => `${r.data_operazione.slice(0, 7)}-01`))];
+
 /**
  * Inserts movements of one tenant in bulk (the API's POST and the import), inside the caller's
  * tenant transaction: the subjects are resolved and checked first (MovementReferenceError lists
@@ -65,10 +69,11 @@ const INSERT_SQL = `
  * the request or the import run. Ids are version 7 UUIDs (time-ordered: src/lib/uuid7.ts).
  * `opts.codAnagrafe`: the subjects the caller already resolved with resolveMovementParties for
  * these rows (the import does, to report bad rows one by one), so they are not read twice.
+ * `opts.partitionsEnsured`: the transaction's first statement already made sure of them (MOVEMENT_PARTITIONS_SQL).
  */
 export async function insertMovements(
   trx: Knex.Transaction, codAzienda: string, actor: string, rows: readonly MovementRow[],
-  opts: { importId?: string; codAnagrafe?: readonly string[] } = {},
+  opts: { importId?: string; codAnagrafe?: readonly string[]; partitionsEnsured?: boolean } = {},
 ): Promise<InsertedMovements> {
   if (rows.length === 0) return { inserted: 0, skipped: 0, items: [] };
   let codAnagrafe = opts.codAnagrafe;
@@ -78,7 +83,7 @@ export async function insertMovements(
     codAnagrafe = resolved.codAnagrafe as string[];
   }
 
-  await trx.raw('select movimenti_ensure_partitions(?::date[])', [[...new Set(rows.map((r) => `${r.data_operazione.slice(0, 7)}-01`))]]);
+  if (!opts.partitionsEnsured) await trx.raw(`select ${MOVEMENT_PARTITIONS_SQL}`, [movementMonths(rows)]);
 
   const ids = rows.map(() => uuidv7());
   const value = (r: MovementRow, i: number, c: Column): unknown => {
@@ -89,7 +94,9 @@ export async function insertMovements(
   };
   // One array per column, each bound as one parameter (node-postgres sends it as a PostgreSQL array).
   const arrays = COLUMNS.map(([c]) => rows.map((r, i) => value(r, i, c)) as unknown as Knex.Value);
-  const { rows: written } = await trx.raw<{ rows: { id: string }[] }>(INSERT_SQL, [...arrays, codAzienda, codAzienda, opts.importId ?? null, actor]);
+  const { rows: written } = await trx.raw<{ rows: { id: string }[] }>(INSERT_SQL, [...arrays, codAzienda, codAzienda, opts.importId ?? null, actor])
+    // A named statement (its text never changes): parsed once per connection, its plan kept when the generic one is as good.
+    .options({ name: 'movimenti-insert' });
   const fresh = new Set(written.map((w) => w.id));
 
   // The movements already holding the keys this call skipped (earlier calls, or earlier rows of this batch).
@@ -101,7 +108,7 @@ export async function insertMovements(
     for (const h of held) holders.set(h.chiave_esterna, { id: h.movimento_id, data_operazione: h.data_operazione });
   }
   const items = rows.map((r, i) => (fresh.has(ids[i]!)
-    ? { chiave_esterna: r.chiave_esterna, id: ids[i]!, data_operazione: r.data_operazione, inserted: true }
+    ? { chiave_esterna: r.chiave_esterna, id: ids[i]!, data_operazione: r.data_operazione, inserted: true, cod_anagrafe: codAnagrafe[i]! }
     : { chiave_esterna: r.chiave_esterna, ...holders.get(r.chiave_esterna)!, inserted: false }));
   return { inserted: fresh.size, skipped: rows.length - fresh.size, items };
 }

@@ -9,13 +9,13 @@ interface PartyRef { cod_rapporto: string; cod_anagrafe?: string | undefined; da
 interface Role { cod_rapporto: string; cod_anagrafe: string; dal: string; al: string | null }
 
 /**
- * The subject each movement is read under, checked against the tenant's records in two queries
+ * The subject each movement is read under, checked against the tenant's records in one query
  * for the whole batch: the relationship must exist (another tenant's is hidden by row-level
  * security, so it does not exist here either); the subject, when given, must be the holder
  * (rapporti.cod_anagrafe) or hold a role on the relationship (rapporti_soggetti: co-holder,
  * executor, delegate, beneficial owner) on the operation's date; when absent it is the holder.
  * The executor (cod_anagrafe_esecutore), when given, may be any subject of the tenant: a delegate,
- * a legal representative, a third party at the counter need no role on the relationship (a third
+ * a legal representative, a third party at the counter need no role on the relationship (a second
  * query, only when a row names one). Returns the subjects by index, or the errors.
  */
 export async function resolveMovementParties(trx: Knex, codAzienda: string, rows: readonly PartyRef[]):
@@ -23,10 +23,13 @@ Promise<{ codAnagrafe: (string | undefined)[]; errors: MovementItemError[] }> {
   const codes = [...new Set(rows.map((r) => r.cod_rapporto))];
   const executors = [...new Set(rows.flatMap((r) => (r.cod_anagrafe_esecutore ? [r.cod_anagrafe_esecutore] : [])))];
   // One after the other: a tenant transaction is one connection (pg deprecates overlapping queries on a client).
-  const rapporti = await trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
-    .select<{ cod_rapporto: string; cod_anagrafe: string }[]>('cod_rapporto', 'cod_anagrafe');
-  const roles = await trx('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_rapporto', codes)
-    .select<Role[]>('cod_rapporto', 'cod_anagrafe', trx.raw('dal::text as dal'), trx.raw('al::text as al'));
+  // Each relationship with its roles, in one statement.
+  const { rows: rapporti } = await trx.raw<{ rows: { cod_rapporto: string; cod_anagrafe: string; ruoli: Omit<Role, 'cod_rapporto'>[] }[] }>(`
+    select r.cod_rapporto, r.cod_anagrafe,
+           coalesce((select json_agg(json_build_object('cod_anagrafe', s.cod_anagrafe, 'dal', s.dal::text, 'al', s.al::text))
+                       from rapporti_soggetti s where s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto), '[]') as ruoli
+      from rapporti r where r.cod_azienda = ? and r.cod_rapporto = any(?)`, [codAzienda, codes]).options({ name: 'movimenti-rapporti-ruoli' });
+  const roles: Role[] = rapporti.flatMap((r) => r.ruoli.map((x) => ({ ...x, cod_rapporto: r.cod_rapporto })));
   const known = new Set<string>(executors.length
     ? await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', executors).pluck('cod_anagrafe')
     : []);

@@ -28,8 +28,7 @@ export const registerMovementRoutes: RegisterRoutes = (router, { deps, areas }) 
     handler: async (ctx, { body }) => {
       const created = await createMovements(deps.db, tenantOf(ctx), ctx.state.user!.username, body.movimenti);
       // After the commit: the movements stand whatever the evaluation answers (src/kit/evaluators.ts).
-      const written = created.movimenti.filter((m) => m.esito === 'inserito').map((m) => ({ id: m.id, data_operazione: m.data_operazione }));
-      const decisions = await evaluateMovements(areas, deps, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, movimenti: written });
+      const decisions = await evaluateMovements(areas, deps, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, movimenti: created.scritti });
       const result = {
         inseriti: created.inseriti, gia_presenti: created.gia_presenti,
         movimenti: created.movimenti.map((m) => ({ ...m, ...(decisions?.has(m.id) ? { decisione: decisions.get(m.id)! } : {}) })),

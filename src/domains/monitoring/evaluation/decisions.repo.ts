@@ -38,15 +38,27 @@ export interface DecisionRecord extends Omit<NewDecision, 'regole'> {
   created_at: Date;
 }
 
+/** The select-list expression that makes sure of the partitions of these days (its one binding: the days), for withTenantFirst. */
+export const DECISION_PARTITIONS_SQL = 'monitoring_decisioni_ensure_partitions(?::date[]) as partizioni';
+
+/** Transactions whose first statement already made sure of the partitions of these days. */
+const ensuredIn = new WeakMap<Knex.Transaction, ReadonlySet<string>>();
+export function notePartitionsEnsured(trx: Knex.Transaction, giorni: readonly Giorno[]): void {
+  ensuredIn.set(trx, new Set(giorni));
+}
+
 /**
  * Inserts the decisions; one already made for the same event (or the same customer and day) is
- * kept and this one dropped. Answers the codes that hold each event and day: the new one, or the
- * one already there.
+ * kept and this one dropped. A KYT event's row names its new decision in the same statement (the
+ * event's page, and the answer to the same event sent again). Answers the codes that hold each
+ * event and day: the new one, or the one already there (read only for those not inserted).
  */
 export async function insertDecisions(trx: Knex.Transaction, codAzienda: string, rows: readonly NewDecision[]): Promise<Map<string, string>> {
   const held = new Map<string, string>();
   if (!rows.length) return held;
-  await trx.raw('select monitoring_decisioni_ensure_partitions(?::date[])', [[...new Set(rows.map((r) => r.giorno))]]);
+  const giorni = [...new Set(rows.map((r) => r.giorno))];
+  const ensured = ensuredIn.get(trx);
+  if (!ensured || giorni.some((g) => !ensured.has(g))) await trx.raw(`select ${DECISION_PARTITIONS_SQL}`, [giorni]);
   const values = rows.map((r) => ({
     id: randomUUID(), cod_azienda: codAzienda, cod_decisione: r.cod_decisione, giorno: r.giorno, tipo: r.tipo, fonte_evento: r.fonte_evento,
     evento_id: r.evento_id, cod_anagrafe: r.cod_anagrafe, esito: r.esito, punteggio: r.punteggio, regole: JSON.stringify(r.regole),
@@ -57,23 +69,31 @@ export async function insertDecisions(trx: Knex.Transaction, codAzienda: string,
   const days = values.filter((v) => v.tipo === 'giornaliera');
   for (const [part, target] of [[events, "(cod_azienda, evento_id, giorno) where tipo = 'evento'"], [days, "(cod_azienda, cod_anagrafe, giorno) where tipo = 'giornaliera'"]] as const) {
     for (let i = 0; i < part.length; i += 500) {
-      await trx.raw(`? on conflict ${target} do nothing`, [trx('monitoring_decisioni').insert(part.slice(i, i + 500))]);
+      const { rows: inserted } = await trx.raw<{ rows: { tipo: string; evento_id: string | null; cod_anagrafe: string; giorno: string; cod_decisione: string }[] }>(`
+        with ins as (? on conflict ${target} do nothing returning tipo, fonte_evento, evento_id, cod_anagrafe, giorno, cod_decisione),
+        kyt as (update kyt_eventi e set cod_decisione = ins.cod_decisione from ins
+                 where ins.fonte_evento = 'kyt' and e.cod_azienda = ? and e.id = ins.evento_id and e.cod_decisione is null)
+        select tipo, evento_id, cod_anagrafe, giorno::text as giorno, cod_decisione from ins`,
+      [trx('monitoring_decisioni').insert(part.slice(i, i + 500)), codAzienda]);
+      for (const f of inserted) held.set(decisionKey({ tipo: f.tipo as NewDecision['tipo'], evento_id: f.evento_id, cod_anagrafe: f.cod_anagrafe, giorno: f.giorno }), f.cod_decisione);
     }
   }
-  // What holds each event and day now (this insert's, or the one made before).
-  const eventIds = rows.filter((r) => r.tipo === 'evento').map((r) => r.evento_id!);
-  const giorni = [...new Set(rows.map((r) => r.giorno))];
+  // What holds the others (the decision made before).
+  const eventIds = rows.filter((r) => r.tipo === 'evento' && !held.has(decisionKey(r))).map((r) => r.evento_id!);
   if (eventIds.length) {
     const found = await trx('monitoring_decisioni').where('cod_azienda', codAzienda).whereIn('giorno', giorni).whereIn('evento_id', eventIds)
       .andWhere('tipo', 'evento').select('evento_id', 'cod_decisione') as { evento_id: string; cod_decisione: string }[];
     for (const f of found) held.set(`e:${f.evento_id}`, f.cod_decisione);
   }
-  const dayRows = rows.filter((r) => r.tipo === 'giornaliera');
+  const dayRows = rows.filter((r) => r.tipo === 'giornaliera' && !held.has(decisionKey(r)));
   if (dayRows.length) {
     const found = await trx('monitoring_decisioni').where('cod_azienda', codAzienda).whereIn('giorno', giorni)
       .whereIn('cod_anagrafe', dayRows.map((r) => r.cod_anagrafe)).andWhere('tipo', 'giornaliera')
       .select('cod_anagrafe', trx.raw('giorno::text as giorno'), 'cod_decisione') as { cod_anagrafe: string; giorno: string; cod_decisione: string }[];
-    for (const f of found) held.set(decisionKey({ tipo: 'giornaliera', evento_id: null, cod_anagrafe: f.cod_anagrafe, giorno: f.giorno }), f.cod_decisione);
+    for (const f of found) {
+      const key = decisionKey({ tipo: 'giornaliera', evento_id: null, cod_anagrafe: f.cod_anagrafe, giorno: f.giorno });
+      if (!held.has(key)) held.set(key, f.cod_decisione);
+    }
   }
   return held;
 }

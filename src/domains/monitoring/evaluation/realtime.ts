@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
-import { evaluateEvent, type Giorno, type MovimentoMonitorato, type StatistichePari } from '../engine';
+import { withTenantFirst } from '../../../db/tenant';
+import { evaluateEvent, type Giorno, type MovimentoMonitorato } from '../engine';
 import { addDays } from '../engine/engine.dates';
-import { decisionKey } from './decisions.repo';
+import { CONTEXT_STAMP_SQL, evaluationContext } from './context';
+import { DECISION_PARTITIONS_SQL, decisionKey, notePartitionsEnsured } from './decisions.repo';
 import { recordEvaluations, type DecisionSummary, type Evaluated } from './record';
-import { ruleSetFor } from './rule-set';
 import type { MonitoringStore } from './store';
 import { monitoringStore } from './store.current';
 
@@ -26,26 +27,21 @@ export interface EventRef {
   giorno: Giorno;
 }
 
-/** Memoised per call: the peer medians in force on a day. */
-function peersOf(trx: Knex.Transaction, store: MonitoringStore, codAzienda: string) {
-  const memo = new Map<Giorno, Promise<StatistichePari | undefined>>();
-  return (g: Giorno) => memo.get(g) ?? memo.set(g, store.peerStatistics(trx, codAzienda, g)).get(g)!;
-}
-
 export async function evaluateEvents(trx: Knex.Transaction, codAzienda: string, events: readonly EventRef[], opts: {
   store?: MonitoringStore; actor?: string; now?: Date;
+  /** The tenant's freshness stamp, when the transaction's first statement read it (CONTEXT_STAMP_SQL). */
+  stamp?: string;
 } = {}): Promise<Map<string, DecisionSummary>> {
   const out = new Map<string, DecisionSummary>();
   if (!events.length) return out;
   const store = opts.store ?? monitoringStore();
   const started = performance.now();
-  const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
+  const { set, peers } = await evaluationContext(trx, codAzienda, { store, stamp: opts.stamp });
   const cods = [...new Set(events.map((e) => e.cod_anagrafe))];
   const days = events.map((e) => e.giorno).sort();
   const profiles = await store.profiles(trx, codAzienda, cods);
   // Only the event rules run here: their look-back, not the daily rules' (often a year or two longer).
   const histories = await store.histories(trx, codAzienda, cods, addDays(days[0]!, -set.regole.giorni_storico_evento), days.at(-1)!);
-  const peers = peersOf(trx, store, codAzienda);
   const loading = (performance.now() - started) / events.length;
 
   const byId = new Map<string, MovimentoMonitorato>();
@@ -69,4 +65,20 @@ export async function evaluateEvents(trx: Knex.Transaction, codAzienda: string, 
     if (s) out.set(e.id, s);
   }
   return out;
+}
+
+/**
+ * Events evaluated in a tenant transaction of their own (after the commit that recorded them): its
+ * first statement sets the tenant, reads the freshness stamp of the cached rules, lists and peer
+ * medians, and makes sure of the decisions' partitions for the events' days, in one round trip.
+ */
+export async function evaluateInOwnTransaction(db: Knex, codAzienda: string, actor: string, events: readonly EventRef[], opts: { decisionActor?: string } = {}) {
+  if (!events.length) return new Map<string, DecisionSummary>();
+  const giorni = [...new Set(events.map((e) => e.giorno))];
+  return withTenantFirst<Map<string, DecisionSummary>, { contesto: string }>(db, { codAzienda, actor },
+    { sql: `${CONTEXT_STAMP_SQL}, ${DECISION_PARTITIONS_SQL}`, bindings: [codAzienda, giorni] },
+    (trx, first) => {
+      notePartitionsEnsured(trx, giorni);
+      return evaluateEvents(trx, codAzienda, events, { stamp: first.contesto, actor: opts.decisionActor });
+    });
 }

@@ -82,8 +82,7 @@ export async function recordEvaluations(trx: Knex.Transaction, codAzienda: strin
     let alert: DecisionAlert[] = [];
     if (ours) {
       out.decisioni++;
-      // A KYT event names its decision (its page, and the answer to the same event sent again).
-      if (row.fonte_evento === 'kyt') await trx('kyt_eventi').where({ cod_azienda: codAzienda, id: row.evento_id! }).whereNull('cod_decisione').update({ cod_decisione: code });
+      // A KYT event's row already names its decision: insertDecisions wrote it in the same statement.
       const mine = alertsOf[i]!;
       alert = mine.map((r) => ({ id: r.id, cod_alert: r.cod_alert, esito: r.esito }));
       out.alertNuovi += mine.filter((r) => r.esito === 'nuovo').length;

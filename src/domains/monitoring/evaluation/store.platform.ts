@@ -26,29 +26,37 @@ interface CustomerRow {
   cod_anagrafe: string; codice_esterno: string | null; tipo_soggetto: string; ateco: string | null; professione: string | null; pep: boolean;
   classe_rischio: string | null; paese_residenza: string | null; data_nascita: string | null; data_onboarding: string | null;
   volume_mensile_atteso_eur: string | number | null; uso_contanti_atteso: string | null;
+  rapporti: { cod_rapporto: string; cod_anagrafe: string; tipo: string; data_apertura: string | null; intestatari: string[] }[];
 }
+
+/**
+ * One statement: each customer with the relationships it holds or has a role on (two index
+ * lookups as one set of codes: an `or exists` here walked every relationship of the tenant), each
+ * with its holders (the holder of record and the current holders and co-holders).
+ */
+const PROFILES_SQL = `
+  select a.cod_anagrafe, a.codice_esterno, a.tipo_soggetto, a.ateco, a.professione, a.pep, a.classe_rischio, a.paese_residenza,
+         a.data_nascita::text as data_nascita, a.data_onboarding::text as data_onboarding, a.volume_mensile_atteso_eur, a.uso_contanti_atteso,
+         coalesce((
+           select json_agg(json_build_object('cod_rapporto', r.cod_rapporto, 'cod_anagrafe', r.cod_anagrafe, 'tipo', r.tipo,
+                    'data_apertura', r.data_apertura::text,
+                    'intestatari', array(select s.cod_anagrafe from rapporti_soggetti s where s.cod_azienda = r.cod_azienda
+                                           and s.cod_rapporto = r.cod_rapporto and s.ruolo = any(:ruoli) and s.al is null)))
+             from rapporti r
+            where r.cod_azienda = a.cod_azienda
+              and r.cod_rapporto in (select cod_rapporto from rapporti where cod_azienda = a.cod_azienda and cod_anagrafe = a.cod_anagrafe
+                                     union
+                                     select cod_rapporto from rapporti_soggetti where cod_azienda = a.cod_azienda and cod_anagrafe = a.cod_anagrafe)
+         ), '[]') as rapporti
+    from anagrafe a
+   where a.cod_azienda = :cod and a.cod_anagrafe = any(:cods)`;
 
 async function profiles(trx: Knex.Transaction, codAzienda: string, cods: readonly string[]): Promise<Map<string, ProfiloCliente>> {
   const out = new Map<string, ProfiloCliente>();
   if (!cods.length) return out;
-  const rows = await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', [...new Set(cods)])
-    .select('cod_anagrafe', 'codice_esterno', 'tipo_soggetto', 'ateco', 'professione', 'pep', 'classe_rischio', 'paese_residenza',
-      trx.raw('data_nascita::text as data_nascita'), trx.raw('data_onboarding::text as data_onboarding'), 'volume_mensile_atteso_eur', 'uso_contanti_atteso') as CustomerRow[];
-  // The relationships the customers hold or have a role on, with every holder of each.
-  // Two index lookups (holder; any role) as one set of codes: an `or exists` here walked every relationship of the tenant.
-  const related = trx('rapporti').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', cods).select('cod_rapporto')
-    .union((u) => u.from('rapporti_soggetti').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', cods).select('cod_rapporto'));
-  const rels = await trx('rapporti as r').where('r.cod_azienda', codAzienda).whereIn('r.cod_rapporto', related)
-    .select('r.cod_rapporto', 'r.cod_anagrafe', 'r.tipo', trx.raw('r.data_apertura::text as data_apertura'),
-      trx.raw(`array(select s.cod_anagrafe from rapporti_soggetti s where s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto
-        and s.ruolo = any(?) and s.al is null) as intestatari`, [HOLDER_ROLES]),
-      trx.raw(`array(select s.cod_anagrafe from rapporti_soggetti s where s.cod_azienda = r.cod_azienda and s.cod_rapporto = r.cod_rapporto) as soggetti`)) as
-    { cod_rapporto: string; cod_anagrafe: string; tipo: string; data_apertura: string | null; intestatari: string[]; soggetti: string[] }[];
-  const byCustomer = new Map<string, RapportoMonitorato[]>();
-  for (const r of rels) {
-    const rapporto: RapportoMonitorato = { cod_rapporto: r.cod_rapporto, tipo: r.tipo, data_apertura: r.data_apertura, intestatari: [...new Set([r.cod_anagrafe, ...r.intestatari])] };
-    for (const c of new Set([r.cod_anagrafe, ...r.soggetti])) (byCustomer.get(c) ?? byCustomer.set(c, []).get(c)!).push(rapporto);
-  }
+  const { rows } = await trx.raw<{ rows: CustomerRow[] }>(PROFILES_SQL, { cod: codAzienda, cods: [...new Set(cods)], ruoli: HOLDER_ROLES })
+    // A named statement: parsed once per connection, its plan kept when PostgreSQL finds the generic one as good.
+    .options({ name: 'monitoring-profili' });
   for (const r of rows) {
     const uso = r.uso_contanti_atteso as UsoContanti | null;
     out.set(r.cod_anagrafe, {
@@ -56,28 +64,41 @@ async function profiles(trx: Knex.Transaction, codAzienda: string, cods: readonl
       professione: r.professione, pep: r.pep, classe_rischio: r.classe_rischio, paese_residenza: r.paese_residenza, data_nascita: r.data_nascita,
       data_onboarding: r.data_onboarding, volume_mensile_atteso_eur: r.volume_mensile_atteso_eur === null ? null : Number(r.volume_mensile_atteso_eur),
       uso_contanti_atteso: uso && (USI_CONTANTI as readonly string[]).includes(uso) ? uso : null,
-      rapporti: byCustomer.get(r.cod_anagrafe) ?? [],
+      rapporti: r.rapporti.map((x): RapportoMonitorato => ({
+        cod_rapporto: x.cod_rapporto, tipo: x.tipo, data_apertura: x.data_apertura, intestatari: [...new Set([x.cod_anagrafe, ...x.intestatari])],
+      })),
     });
   }
   return out;
 }
 
+/**
+ * One statement: the movements and the KYT events of the customers in [dal, al], through
+ * monitoring_storico (migration 20261214000100): the same query kept as a generic plan per
+ * connection, the months of movimenti pruned when it starts instead of planned on every call.
+ */
+const HISTORIES_SQL = 'select * from monitoring_storico(:cod, :cods, :dal::date, :al::date)';
+
+interface HistoryRow {
+  fonte: 'm' | 'k'; id: string; cod_anagrafe: string; cod_rapporto: string; giorno: string; ora: string; importo_eur: number; segno: string;
+  contanti: boolean; causale: string | null; canale: string | null; controparte_nome: string | null; controparte_conto: string | null;
+  controparte_paese: string | null; cod_anagrafe_esecutore: string | null; chain: string; hash: string; indirizzo_da: string; indirizzo_a: string; asset: string;
+}
+
 async function histories(trx: Knex.Transaction, codAzienda: string, cods: readonly string[], dal: Giorno, al: Giorno) {
   const out = new Map<string, MovimentoMonitorato[]>(cods.map((c) => [c, []]));
   if (!cods.length) return out;
-  const list = [...new Set(cods)];
-  const movements = await trx('movimenti').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', list)
-    .andWhere('data_operazione', '>=', dal).andWhere('data_operazione', '<=', al)
-    .select('id', 'cod_anagrafe', 'cod_rapporto', trx.raw('data_operazione::text as data_operazione'), trx.raw('ora_operazione::text as ora_operazione'),
-      trx.raw('importo_eur::float8 as importo_eur'), 'segno', 'contanti', 'causale', 'canale', 'controparte_nome', 'controparte_conto', 'controparte_paese',
-      'cod_anagrafe_esecutore') as MovimentoMonitorato[];
-  for (const m of movements) out.get(m.cod_anagrafe)!.push(m);
-  const kyt = await trx('kyt_eventi').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', list)
-    .andWhere('giorno', '>=', dal).andWhere('giorno', '<=', al)
-    .select('id', 'cod_anagrafe', 'chain', 'hash', 'direzione', 'indirizzo_da', 'indirizzo_a', 'asset', trx.raw('importo_eur::float8 as importo_eur'),
-      trx.raw('giorno::text as giorno'), 'ora') as
-    { id: string; cod_anagrafe: string; chain: string; hash: string; direzione: 'entrata' | 'uscita'; indirizzo_da: string; indirizzo_a: string; asset: string; importo_eur: number; giorno: string; ora: string }[];
-  for (const e of kyt) out.get(e.cod_anagrafe)!.push(kytMovement(e));
+  const { rows } = await trx.raw<{ rows: HistoryRow[] }>(HISTORIES_SQL, { cod: codAzienda, cods: [...new Set(cods)], dal, al });
+  for (const r of rows) {
+    out.get(r.cod_anagrafe)!.push(r.fonte === 'k'
+      ? kytMovement({ ...r, direzione: r.segno as 'entrata' | 'uscita' })
+      : {
+        id: r.id, cod_anagrafe: r.cod_anagrafe, cod_rapporto: r.cod_rapporto, data_operazione: r.giorno, ora_operazione: r.ora,
+        importo_eur: r.importo_eur, segno: r.segno as MovimentoMonitorato['segno'], contanti: r.contanti, causale: r.causale, canale: r.canale,
+        controparte_nome: r.controparte_nome, controparte_conto: r.controparte_conto, controparte_paese: r.controparte_paese,
+        cod_anagrafe_esecutore: r.cod_anagrafe_esecutore,
+      } as MovimentoMonitorato);
+  }
   for (const h of out.values()) h.sort(compareMovements);
   return out;
 }
@@ -105,4 +126,4 @@ async function peerStatistics(trx: Knex.Transaction, codAzienda: string, giorno:
   return row ? { giorno: row.giorno, mediane: row.mediane } : undefined;
 }
 
-export const platformStore: MonitoringStore = { profiles, histories, lists: loadLists, activeRules, peerStatistics };
+export const platformStore: MonitoringStore = { profiles, histories, lists: loadLists, activeRules, peerStatistics, stamped: true };

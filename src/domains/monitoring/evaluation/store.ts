@@ -24,6 +24,11 @@ export interface MonitoringStore {
   lists(trx: Knex.Transaction, codAzienda: string): Promise<ListeRiferimento>;
   /** The rule versions in force. */
   activeRules(trx: Knex.Transaction, codAzienda: string): Promise<RuleVersionData[]>;
+  /**
+   * Its rules, lists and peer medians are the platform's tables, which the tenant's freshness
+   * stamp follows: real time may keep them in memory under that stamp (evaluation/context.ts).
+   */
+  readonly stamped?: boolean;
   /** The peer medians in force on a day: the latest the daily batch computed on or before it (undefined: none yet). */
   peerStatistics(trx: Knex.Transaction, codAzienda: string, giorno: Giorno): Promise<StatistichePari | undefined>;
 }

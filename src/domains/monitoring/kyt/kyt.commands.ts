@@ -7,7 +7,7 @@ import { EVALUATION_DEADLINE_MS, PENDING_UNAVAILABLE, type RecordDecision } from
 import { appendAudit } from '../../audit';
 import { findDecision, type DecisionRecord } from '../evaluation/decisions.repo';
 import { replyDecision } from '../evaluation/movement-evaluator';
-import { evaluateEvents } from '../evaluation/realtime';
+import { evaluateInOwnTransaction } from '../evaluation/realtime';
 import { addressHolders, namedCustomers, resolveEvent, romeDayTime, type Resolution } from './kyt.resolve';
 import type { KytEventInput } from './kyt.schemas';
 
@@ -30,6 +30,10 @@ export const KYT_COLUMNS = (trx: Knex | Knex.Transaction) => [
   'created_by', 'created_at',
 ];
 
+/** KYT_COLUMNS as a RETURNING list. */
+const KYT_RETURNING = `id, cod_evento, cod_azienda, chain, hash, direzione, indirizzo_da, indirizzo_a, asset, importo::text as importo,
+  importo_eur::float8 as importo_eur, data_ora, giorno::text as giorno, ora, cod_anagrafe, risolto_da, cod_decisione, created_by, created_at`;
+
 /** Records the events in the caller's transaction (idempotent on chain, hash and direction); evaluation is the caller's (real time, or a later replay). */
 export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
   const holders = await addressHolders(trx, codAzienda, eventi.flatMap((e) => [e.indirizzo_da, e.indirizzo_a]));
@@ -51,11 +55,16 @@ export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string,
       risolto_da: r.risolto_da, created_by: actor,
     };
   });
-  const inserted = new Set((await trx.raw<{ rows: { id: string }[] }>(
-    '? on conflict (cod_azienda, chain, hash, direzione) do nothing returning id', [trx('kyt_eventi').insert(rows)])).rows.map((r) => r.id));
-  // Each event as stored: the new row, or the one recorded before under the same transfer and side.
-  const stored = await trx('kyt_eventi').where('cod_azienda', codAzienda)
-    .whereIn(['chain', 'hash', 'direzione'], rows.map((r) => [r.chain, r.hash, r.direzione])).select(KYT_COLUMNS(trx)) as KytEventRow[];
+  // The new rows come back from the insert; only a transfer and side recorded before is read (the row stored then).
+  const { rows: fresh0 } = await trx.raw<{ rows: KytEventRow[] }>(`? on conflict (cod_azienda, chain, hash, direzione) do nothing returning ${KYT_RETURNING}`,
+    [trx('kyt_eventi').insert(rows)]);
+  const inserted = new Set(fresh0.map((r) => r.id));
+  const seen = new Set(fresh0.map((s) => `${s.chain}|${s.hash}|${s.direzione}`));
+  const before = rows.filter((r) => !seen.has(`${r.chain}|${r.hash}|${r.direzione}`));
+  const stored = before.length
+    ? [...fresh0, ...await trx('kyt_eventi').where('cod_azienda', codAzienda)
+      .whereIn(['chain', 'hash', 'direzione'], before.map((r) => [r.chain, r.hash, r.direzione])).select(KYT_COLUMNS(trx)) as KytEventRow[]]
+    : fresh0;
   const byTransfer = new Map(stored.map((s) => [`${s.chain}|${s.hash}|${s.direzione}`, s]));
   const items = rows.map((r) => ({ row: byTransfer.get(`${r.chain}|${r.hash}|${r.direzione}`)!, nuovo: inserted.has(r.id) }));
   const fresh = items.filter((x) => x.nuovo);
@@ -71,11 +80,9 @@ export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string,
 /** Evaluates the new events in a transaction of their own, bounded in time; null when it failed or was late. */
 async function evaluateNew(deps: Deps, codAzienda: string, actor: string, rows: readonly KytEventRow[]): Promise<Map<string, RecordDecision> | null> {
   if (!rows.length) return new Map();
-  const run = withTenant(deps.db, { codAzienda, actor }, async (trx) => {
-    // recordEvaluations writes each event's decision code on its row, in this transaction.
-    const decided = await evaluateEvents(trx, codAzienda, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { actor: 'sistema:kyt' });
-    return new Map([...decided].map(([id, s]) => [id, replyDecision(s)]));
-  }).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
+  // The decision's insert names it on each event's row, in the evaluation's transaction.
+  const run = evaluateInOwnTransaction(deps.db, codAzienda, actor, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { decisionActor: 'sistema:kyt' })
+    .then((decided) => new Map([...decided].map(([id, s]) => [id, replyDecision(s)]))).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), EVALUATION_DEADLINE_MS); });
   try {

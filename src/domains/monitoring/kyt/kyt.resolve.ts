@@ -29,16 +29,20 @@ export async function addressHolders(trx: Knex.Transaction, codAzienda: string, 
     const list = out.get(key) ?? out.set(key, []).get(key)!;
     if (!list.some((x) => x.cod_anagrafe === h.cod_anagrafe)) list.push(h);
   };
-  const wallets = await trx('wallets').where('cod_azienda', codAzienda).whereRaw('lower(indirizzo) = any(?)', [lowered])
-    .select('cod_anagrafe', 'indirizzo') as { cod_anagrafe: string; indirizzo: string }[];
-  for (const w of wallets) add(w.indirizzo, { cod_anagrafe: w.cod_anagrafe, fonte: 'wallet' });
-  // The customer's own side of a travel-rule transfer: the originator's address when we sent it, the beneficiary's when we received it.
-  const transfers = await trx('travel_rule_transazioni').where('cod_azienda', codAzienda).whereNotNull('cod_anagrafe')
-    .andWhere((q) => q.where((s) => s.where('direzione', 'in_uscita').whereRaw('lower(indirizzo_originatore) = any(?)', [lowered]))
-      .orWhere((s) => s.where('direzione', 'in_entrata').whereRaw('lower(indirizzo_beneficiario) = any(?)', [lowered])))
-    .select('cod_anagrafe', 'direzione', 'indirizzo_originatore', 'indirizzo_beneficiario') as
-    { cod_anagrafe: string; direzione: string; indirizzo_originatore: string | null; indirizzo_beneficiario: string }[];
-  for (const t of transfers) add(t.direzione === 'in_uscita' ? t.indirizzo_originatore ?? '' : t.indirizzo_beneficiario, { cod_anagrafe: t.cod_anagrafe, fonte: 'travel_rule' });
+  // The onboarding wallets and the customer's own side of a travel-rule transfer (the originator's address when we sent it,
+  // the beneficiary's when we received it), in one statement.
+  const { rows } = await trx.raw<{ rows: { fonte: Holder['fonte']; cod_anagrafe: string; indirizzo: string }[] }>(`
+    select 'wallet' as fonte, cod_anagrafe, indirizzo from wallets where cod_azienda = :cod and lower(indirizzo) = any(:lowered)
+    union all
+    select 'travel_rule', cod_anagrafe, coalesce(indirizzo_originatore, '') from travel_rule_transazioni
+     where cod_azienda = :cod and cod_anagrafe is not null and direzione = 'in_uscita' and lower(indirizzo_originatore) = any(:lowered)
+    union all
+    select 'travel_rule', cod_anagrafe, indirizzo_beneficiario from travel_rule_transazioni
+     where cod_azienda = :cod and cod_anagrafe is not null and direzione = 'in_entrata' and lower(indirizzo_beneficiario) = any(:lowered)`,
+  { cod: codAzienda, lowered });
+  // Wallets first: a customer found by both is found by its wallet.
+  for (const r of rows.filter((x) => x.fonte === 'wallet')) add(r.indirizzo, { cod_anagrafe: r.cod_anagrafe, fonte: 'wallet' });
+  for (const r of rows.filter((x) => x.fonte === 'travel_rule')) add(r.indirizzo, { cod_anagrafe: r.cod_anagrafe, fonte: 'travel_rule' });
   return out;
 }
 
@@ -46,11 +50,12 @@ export async function addressHolders(trx: Knex.Transaction, codAzienda: string, 
 export async function namedCustomers(trx: Knex.Transaction, codAzienda: string, events: readonly KytEventInput[]) {
   const codes = [...new Set(events.map((e) => e.cod_anagrafe).filter((c): c is string => !!c))];
   const external = [...new Set(events.map((e) => e.codice_esterno).filter((c): c is string => !!c))];
-  const byCode = new Set(codes.length ? await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('cod_anagrafe', codes).pluck('cod_anagrafe') as string[] : []);
-  const byExternal = new Map(external.length
-    ? (await trx('anagrafe').where('cod_azienda', codAzienda).whereIn('codice_esterno', external).select('codice_esterno', 'cod_anagrafe') as { codice_esterno: string; cod_anagrafe: string }[])
-      .map((r) => [r.codice_esterno, r.cod_anagrafe])
-    : []);
+  const found = codes.length || external.length
+    ? await trx('anagrafe').where('cod_azienda', codAzienda).andWhere((q) => q.whereIn('cod_anagrafe', codes).orWhereIn('codice_esterno', external))
+      .select('cod_anagrafe', 'codice_esterno') as { cod_anagrafe: string; codice_esterno: string | null }[]
+    : [];
+  const byCode = new Set(found.filter((r) => codes.includes(r.cod_anagrafe)).map((r) => r.cod_anagrafe));
+  const byExternal = new Map(found.filter((r) => r.codice_esterno !== null && external.includes(r.codice_esterno)).map((r) => [r.codice_esterno!, r.cod_anagrafe]));
   return { byCode, byExternal };
 }
 

@@ -66,6 +66,15 @@ const ensured = new Map<string, string>();
  * content changed) and creates the default tenant lists. Writers of one tenant queue on an
  * advisory lock and look again, so two evaluations at once write one version.
  */
+/**
+ * What the reference lists hold now, as one string (from memory; the screening lists' version is
+ * asked again at most every few seconds): a cache of the tenant's lists built under another key
+ * is stale, and loadLists writes the new versions.
+ */
+export async function referenceListsKey(trx: Knex.Transaction): Promise<string> {
+  return (await referenceLists(trx)).map((r) => `${r.codice}=${r.hash}`).join(',');
+}
+
 export async function ensureReferenceLists(trx: Knex.Transaction, codAzienda: string): Promise<void> {
   const refs = await referenceLists(trx);
   const key = refs.map((r) => `${r.codice}=${r.hash}`).join(',');
