@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { validateSosXml } from '../../src/domains/sos/export/sos.xml-validate';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
+import { activateDraft, hit, raise, ruleBody, seedCustomers } from '../helpers/monitoring-fixture';
 
 /**
  * The SOS API (docs/sos.md): creation by hand and from a case, the machine's 409/403 through the
@@ -170,5 +172,49 @@ describe('SOS API', function () {
     assert.equal(count(await withTenant(env.deps.db, { codAzienda: tenant, principal: { user: 'u', roles: ['auditor', 'admin'] } }, (trx) => trx('sos_soggetti').where({ sos_id: s.id }))), 0);
     // The reporter's own id: visible.
     assert.equal(count(await withTenant(env.deps.db, { codAzienda: tenant, principal: { user: reporterUser.cod_utente, roles: ['analyst'] } }, (trx) => trx('sos_reports').where({ id: s.id }))), 1);
+  });
+
+  it('creates from an alert closed as suspicious: its operations, customer and rule indicators proposed; exports XML valid against the schema and a PDF', async () => {
+    const { movements } = await seedCustomers(env.ownerDb, tenant, 1, 4);
+    const rule = await co.post('/api/monitoring/rules', ruleBody('sos_contanti'));
+    assert.equal(rule.status, 201, rule.text);
+    await activateDraft(env, tenant, rule.body.bozza.id);
+    const mov = movements.slice(0, 3).map((m) => ({ id: m.id, data_operazione: m.data_operazione }));
+    const [alert] = await raise(env, tenant, [hit('sos_contanti', 'C-1', '2026-03-01', '2026-03-12', { movimenti: mov })]);
+    const notYet = await reporter.post('/api/sos/reports', report({ origine: 'alert', origine_ref: alert!.cod_alert }));
+    assert.equal(notYet.status, 422, 'an alert not closed as suspicious');
+    assert.equal(notYet.body.errors[0].path, 'origine_ref');
+    await co.put(`/api/monitoring/alerts/${alert!.id}/assign`, { assegnatario: reporterUser.cod_utente });
+    const closed = await reporter.put(`/api/monitoring/alerts/${alert!.id}/close`, { disposizione: 'sospetto', motivazione: 'Frazionamento' });
+    assert.equal(closed.status, 200, closed.text);
+
+    const r = await reporter.post('/api/sos/reports', { origine: 'alert', origine_ref: alert!.cod_alert, oggetto: 'Contanti frazionati', descrizione: 'Vedi operazioni' });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.cod_anagrafe, 'C-1');
+    assert.equal(r.body.origine_ref, alert!.cod_alert);
+    const ops = await env.ownerDb('sos_operazioni').where({ sos_id: r.body.id });
+    assert.deepEqual(ops.map((o) => o.movimento_id).sort(), mov.map((m) => m.id).sort());
+    assert.ok(ops.every((o) => o.cod_alert === alert!.cod_alert));
+    const ind = await env.ownerDb('sos_indicatori').where({ sos_id: r.body.id });
+    assert.deepEqual(ind.map((i) => [i.indicatore, i.sottoindice, i.proposto]), [[11, '11.1', true]]);
+    const subj = await env.ownerDb('sos_soggetti').where({ sos_id: r.body.id });
+    assert.deepEqual(subj.map((x) => [x.cod_anagrafe, x.ruolo]), [['C-1', 'cliente']]);
+
+    const xml = await reporter.getBytes(`/api/dossier/sos/${r.body.cod_segnalazione}?formato=xml`);
+    assert.equal(xml.status, 200);
+    assert.equal(xml.headers.get('x-schema-validation'), 'valid');
+    const text = xml.bytes.toString('utf8');
+    assert.match(text, /<Codice>SOS-\d{6,}<\/Codice>/);
+    assert.equal((text.match(/<Operazione>/g) ?? []).length, 3);
+    assert.deepEqual(await validateSosXml(text), { valid: true, errors: [] }, 'the downloaded document passes the published XSD');
+    assert.equal((await validateSosXml(text.replace('<Ruolo>cliente</Ruolo>', '<Ruolo>boh</Ruolo>'))).valid, false, 'and the schema does refuse');
+    const pdf = await delegate.getBytes(`/dossier/sos/${r.body.cod_segnalazione}?formato=pdf`);
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.bytes.subarray(0, 5).toString(), '%PDF-');
+    assert.equal((await analyst2.getBytes(`/api/dossier/sos/${r.body.cod_segnalazione}?formato=xml`)).status, 404);
+    assert.equal((await outsider.getBytes(`/api/dossier/sos/${r.body.cod_segnalazione}?formato=xml`)).status, 404);
+    assert.equal((await reporter.get(`/api/dossier/sos/${r.body.cod_segnalazione}?formato=docx`)).status, 422);
+    const trail = await env.ownerDb('sos_audit').where({ sos_id: r.body.id }).orderBy('seq').pluck('action');
+    assert.deepEqual(trail, ['sos.create', 'sos.export', 'sos.export']);
   });
 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createSosActivities } from '../../../activities/sos/sos.activities';
 import { defineArea } from '../../kit/area';
+import { registerSosDossier } from './sos.dossier';
 import { registerSosPages } from './sos.pages';
 import { registerSosRoutes, SOS_ACCESS } from './sos.routes';
 
@@ -8,7 +9,7 @@ import { registerSosRoutes, SOS_ACCESS } from './sos.routes';
 export const sosArea = defineArea({
   name: 'sos',
   label: 'Segnalazioni SOS',
-  routes: [registerSosRoutes, registerSosPages],
+  routes: [registerSosRoutes, registerSosPages, registerSosDossier],
   activities: createSosActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/sos/sos.workflow.ts', import.meta.url))],
   navigation: [{ section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ACCESS, order: 20 }],
