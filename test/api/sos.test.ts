@@ -83,8 +83,8 @@ describe('SOS API', function () {
     assert.equal(fromCase.body.errors[0].path, 'origine_ref');
   });
 
-  it('runs the lifecycle through the workflow: 409 with the allowed actions, 403 by role, archive needs a reason, transmission a protocol', async () => {
-    const s = await create();
+  it('runs the lifecycle through the workflow: 409 with the allowed actions, 403 by role, archive needs a reason, transmission a protocol and a complete report', async () => {
+    const s = await create({ content: { operazioni: [{ data_operazione: '2026-10-01', importo: 4_900, valuta: 'EUR', causale: 'Versamento contanti' }] } });
     const early = await delegate.put(`/api/sos/reports/${s.id}/transition`, { action: 'evaluate' });
     assert.equal(early.status, 409, early.text);
     assert.deepEqual(early.body.allowed_actions, ['submit']);
@@ -100,6 +100,12 @@ describe('SOS API', function () {
     const noProt = await delegate.post(`/api/sos/reports/${s.id}/complete-transmission`, { protocollo: '' });
     assert.equal(noProt.status, 422);
     assert.equal(noProt.body.errors[0].path, 'protocollo');
+    // The description is too short: the required item is named, with its rule.
+    const incomplete = await delegate.post(`/api/sos/reports/${s.id}/complete-transmission`, { protocollo: 'UIF-2026/000123' });
+    assert.equal(incomplete.status, 422, incomplete.text);
+    assert.deepEqual(incomplete.body.errors.map((e: { path: string }) => e.path), ['descrizione']);
+    assert.match(incomplete.body.rules[0].rule, /UIF/);
+    await env.ownerDb('sos_reports').where({ id: s.id }).update({ descrizione: 'Dieci versamenti in contanti sotto soglia in tre giorni, non coerenti con il profilo dichiarato.' });
     const tx = await delegate.post(`/api/sos/reports/${s.id}/complete-transmission`, { protocollo: 'UIF-2026/000123' });
     assert.equal(tx.status, 200, tx.text);
     assert.equal(tx.body.stato, 'transmitted');

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { SosContent } from '../../../workflows/sos/sos.contract';
+import { assertReferencesInTenant, type References } from '../../db/references';
+import { ValidationError, type FieldError } from '../../http/errors';
 
 /**
  * Writes a report's structured content (docs/sos.md, "Content"): operations, subjects with
@@ -51,4 +53,29 @@ export async function readSosContent(trx: Knex.Transaction, sosId: string): Prom
     fenomeni: await trx('sos_fenomeni').where(w).orderBy('codice').select('codice'),
     indicatori: await trx('sos_indicatori').where(w).orderBy(['indicatore', 'sottoindice']).select('indicatore', 'sottoindice', 'proposto'),
   };
+}
+
+/**
+ * The content's references must be the tenant's own records (a subject, a relationship, a
+ * movement); each one that is not is a 422 naming its field, as everywhere in the API.
+ */
+export async function assertSosContentReferences(trx: Knex.Transaction, codAzienda: string, c: SosContent, prefix = 'content'): Promise<void> {
+  const refs: References = {};
+  c.soggetti.forEach((s, i) => { refs[`${prefix}.soggetti.${i}.cod_anagrafe`] = { kind: 'soggetto', value: s.cod_anagrafe }; });
+  c.rapporti.forEach((r, i) => { refs[`${prefix}.rapporti.${i}.cod_rapporto`] = { kind: 'rapporto', value: r.cod_rapporto }; });
+  const errors: FieldError[] = [];
+  try {
+    await assertReferencesInTenant(trx, codAzienda, refs);
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    errors.push(...err.errors);
+  }
+  const ids = c.operazioni.map((o) => o.movimento_id).filter((v): v is string => !!v);
+  if (ids.length) {
+    const found = new Set(await trx('movimenti').where({ cod_azienda: codAzienda }).whereIn('id', ids).pluck('id') as string[]);
+    c.operazioni.forEach((o, i) => {
+      if (o.movimento_id && !found.has(o.movimento_id)) errors.push({ path: `${prefix}.operazioni.${i}.movimento_id`, message: 'Movimento non trovato in questa azienda' });
+    });
+  }
+  if (errors.length) throw new ValidationError(errors, errors[0]!.message);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SOS_RUOLI } from '../../../workflows/sos/sos.contract';
 import { SOS_STATES } from '../../../workflows/sos/sos.machine';
+import { refersTo } from '../../db/references';
 import { testo, testoOpzionale, testoOVuoto } from '../../http/text-field';
 import { subIndice } from '../monitoring';
 import { isFenomeno } from './sos.codes';
@@ -10,7 +11,7 @@ const shortText = (max: number) => z.string().trim().max(max, `Massimo ${max} ca
 const optionalCode = (max: number) => shortText(max).optional().nullable().transform((v) => (v ? v : null));
 
 export const sosOperationSchema = z.object({
-  movimento_id: z.uuid({ message: 'Movimento non valido' }).optional().nullable(),
+  movimento_id: refersTo('movimento', z.uuid({ message: 'Movimento non valido' }).optional().nullable()),
   cod_alert: optionalCode(32),
   data_operazione: day,
   importo: z.number({ message: 'Importo non valido' }).positive('L\'importo deve essere positivo').max(1e15, 'Importo troppo grande'),
@@ -21,7 +22,7 @@ export const sosOperationSchema = z.object({
 });
 
 export const sosSubjectSchema = z.object({
-  cod_anagrafe: optionalCode(64),
+  cod_anagrafe: refersTo('soggetto', optionalCode(64)),
   nominativo: testo({ max: 300, vuoto: 'Indica il nominativo' }),
   codice_fiscale: optionalCode(32),
   ruolo: z.enum(SOS_RUOLI, { message: 'Scegli un ruolo valido' }),
@@ -30,7 +31,7 @@ export const sosSubjectSchema = z.object({
 export const sosContentSchema = z.object({
   operazioni: z.array(sosOperationSchema).max(500).default([]),
   soggetti: z.array(sosSubjectSchema).max(100).default([]),
-  rapporti: z.array(z.object({ cod_rapporto: optionalCode(64), descrizione: testo({ max: 500, vuoto: 'Descrivi il rapporto' }) })).max(100).default([]),
+  rapporti: z.array(z.object({ cod_rapporto: refersTo('rapporto', optionalCode(64)), descrizione: testo({ max: 500, vuoto: 'Descrivi il rapporto' }) })).max(100).default([]),
   legami: z.array(z.object({ da: z.number().int().min(0), a: z.number().int().min(0), tipo: testo({ max: 100, vuoto: 'Indica il tipo di legame' }) })).max(200).default([]),
   fenomeni: z.array(z.string().refine(isFenomeno, 'Codice fenomeno sconosciuto (elenco UIF)')).max(20).default([]),
   indicatori: z.array(z.object({
@@ -52,7 +53,7 @@ export const createSosSchema = z.object({
   origine: z.enum(['alert', 'caso', 'cdd', 'manuale'], { message: 'Scegli un\'origine valida' }).default('manuale'),
   /** The alert's id or code, the case's id, the CDD task's code. */
   origine_ref: optionalCode(64),
-  cod_anagrafe: optionalCode(64),
+  cod_anagrafe: refersTo('soggetto', optionalCode(64)),
   oggetto: testo({ max: 200, min: 3, vuoto: 'Indica l\'oggetto della segnalazione' }),
   descrizione: testoOVuoto({ max: 20_000, multiline: true }),
   sostituisce: optionalCode(64),

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Deps } from '../../deps';
 import { withTenant, type DbPrincipal } from '../../db/tenant';
 import type { SessionUser } from '../../http/context';
-import { notFound, ValidationError } from '../../http/errors';
+import { HttpError, notFound, ValidationError } from '../../http/errors';
 import { staffActor } from '../../kit/actor';
 import { isUuid } from '../../kit/ids';
 import type { ProcessClient } from '../../kit/process';
@@ -15,8 +15,10 @@ import { alertParts, findAlert, subIndice } from '../monitoring';
 import { DocumentStore, sniffDocument } from '../onboarding';
 import { appendSosAudit, type SosAuditAction } from './sos.audit';
 import { startSos, transitionSos } from './sos.commands';
-import { readSosContent, writeSosContent } from './sos.content';
+import { assertSosContentReferences, readSosContent, writeSosContent } from './sos.content';
 import type { CreateSosInput } from './sos.schemas';
+import { missingRequired } from './sos.completeness';
+import { sosReadiness } from './sos.readiness';
 
 /** What the API and the pages share: reads under the caller's principal, writes through the workflow. */
 
@@ -119,6 +121,7 @@ export function sosView(deps: Deps, user: SessionUser, row: SosRow | SosRecord) 
 
 export async function createSos(deps: Deps, codAzienda: string, user: SessionUser, b: CreateSosInput) {
   const prepared = await sosDb(deps, codAzienda, user)(async (trx) => {
+    if (b.content) await assertSosContentReferences(trx, codAzienda, b.content as SosContent);
     const proposal = await proposeSos(trx, codAzienda, b);
     let sostituisce: string | null = null;
     if (b.sostituisce) {
@@ -127,9 +130,13 @@ export async function createSos(deps: Deps, codAzienda: string, user: SessionUse
       if (!['transmitted', 'closed'].includes(orig.stato)) throw field('sostituisce', 'Si può sostituire solo una segnalazione già trasmessa');
       sostituisce = orig.id;
     }
+    // Content given by the caller replaces the proposal, but the reported customer is always among the subjects (appended: links name subjects by index).
+    const content: SosContent = (b.content as SosContent | undefined) ?? proposal.content;
+    const customer = proposal.content.soggetti.find((x) => x.ruolo === 'cliente');
+    if (b.content && customer && !content.soggetti.some((x) => x.ruolo === 'cliente' && x.cod_anagrafe === customer.cod_anagrafe)) content.soggetti = [...content.soggetti, customer];
     const data: SosNewData = {
       tipo: sostituisce ? 'sostitutiva' : 'originale', sostituisce_id: sostituisce, origine: b.origine, origine_ref: proposal.ref,
-      cod_anagrafe: proposal.codAnagrafe, oggetto: b.oggetto, descrizione: b.descrizione ?? '', content: (b.content as SosContent | undefined) ?? proposal.content,
+      cod_anagrafe: proposal.codAnagrafe, oggetto: b.oggetto, descrizione: b.descrizione ?? '', content,
     };
     return { data, evaluationDays: await readEvaluationDays(trx, codAzienda) };
   });
@@ -170,6 +177,14 @@ export async function sosDetail(deps: Deps, codAzienda: string, user: SessionUse
 export async function applySosTransition(deps: Deps, codAzienda: string, user: SessionUser, idOrCode: string, args: Omit<SosTransitionArgs, 'actor'>) {
   // Addressed by id through the workflow; a report this user may not see is "not found" before anything is sent.
   const row = await sosDb(deps, codAzienda, user)((trx) => requireSos(trx, idOrCode));
+  if (args.action === 'complete-transmission' && row.stato === 'to_transmit') {
+    // Nothing incomplete leaves for the UIF: the required items of /sos/completeness must all hold.
+    const missing = missingRequired((await sosDb(deps, codAzienda, user)((trx) => sosReadiness(trx, row))).items);
+    if (missing.length) {
+      throw new HttpError(422, 'SOS_INCOMPLETE', 'Segnalazione incompleta', `Prima della trasmissione manca: ${missing.map((m) => m.label).join('; ')}`,
+        { errors: missing.map((m) => ({ path: m.code, message: m.label })), rules: missing.map((m) => ({ code: m.code, rule: m.rule })) });
+    }
+  }
   const reply: SosReply = await transitionSos(await sosProcess(deps), { codAzienda, sosId: row.id }, user, args, async () => row);
   const record = reply.record ?? await sosDb(deps, codAzienda, user)((trx) => requireSos(trx, row.id));
   return sosView(deps, user, record);
@@ -179,6 +194,7 @@ export async function applySosTransition(deps: Deps, codAzienda: string, user: S
 export async function updateSosContent(deps: Deps, codAzienda: string, user: SessionUser, idOrCode: string, content: SosContent, descrizione?: string) {
   return sosDb(deps, codAzienda, user)(async (trx) => {
     const row = await requireSos(trx, idOrCode);
+    await assertSosContentReferences(trx, codAzienda, content);
     const locked = await trx('sos_reports').where({ id: row.id }).forUpdate().first('stato') as { stato: SosStatus };
     if (!SOS_EDITABLE_STATES.includes(locked.stato)) throw field('content', 'La segnalazione non è più modificabile in questo stato');
     await writeSosContent(trx, codAzienda, row.id, content);
