@@ -53,6 +53,9 @@ export function contentFromSelection(form: Record<string, unknown>, data: Awaite
     { cod_anagrafe: customer.cod_anagrafe, nominativo: customer.nominativo, codice_fiscale: customer.codice_fiscale, ruolo: 'cliente' },
     ...data.esecutori.filter((e) => esecutori.has(e.cod_anagrafe)).map((e) => ({ cod_anagrafe: e.cod_anagrafe, nominativo: e.denominazione, codice_fiscale: e.codice_fiscale, ruolo: 'esecutore' as const })),
     ...data.controparti.filter((n) => controparti.has(n)).map((n) => ({ cod_anagrafe: null, nominativo: n, codice_fiscale: null, ruolo: 'controparte' as const })),
+    // Subjects the view does not offer (a beneficial owner, another subject given through the API) stay.
+    ...data.content.soggetti.filter((x) => x.ruolo === 'titolare_effettivo' || x.ruolo === 'altro')
+      .map((x) => ({ cod_anagrafe: x.cod_anagrafe, nominativo: x.nominativo, codice_fiscale: x.codice_fiscale, ruolo: x.ruolo as 'titolare_effettivo' | 'altro' })),
   ];
   const known = new Set(data.fenomeni.map((f) => f.codice));
   const fenomeni = list(form.fenomeni).filter((f) => { if (known.has(f)) return true; errors.push({ path: 'fenomeni', message: `Codice fenomeno sconosciuto: ${f}` }); return false; });
@@ -64,7 +67,16 @@ export function contentFromSelection(form: Record<string, unknown>, data: Awaite
     return [{ indicatore: s.indicatore, sottoindice: s.codice, proposto: proposed.has(s.codice) }];
   });
   if (errors.length) throw new ValidationError(errors, errors[0]!.message);
-  return { operazioni: [...manual, ...operazioni], soggetti, rapporti: data.content.rapporti, legami: [], fenomeni, indicatori };
+  // Links between subjects stay while both of their subjects stay (links name subjects by index in the new list).
+  const key = (x: { cod_anagrafe?: string | null; nominativo: string; ruolo: string }) => `${x.ruolo}|${x.cod_anagrafe ?? x.nominativo}`;
+  const indexOf = new Map(soggetti.map((x, i) => [key(x), i]));
+  const rowKey = new Map(data.content.soggetti.map((x) => [x.id, key(x)]));
+  const legami = data.content.legami.flatMap((l) => {
+    const da = indexOf.get(rowKey.get(l.soggetto_da) ?? '');
+    const a = indexOf.get(rowKey.get(l.soggetto_a) ?? '');
+    return da === undefined || a === undefined ? [] : [{ da, a, tipo: l.tipo }];
+  });
+  return { operazioni: [...manual, ...operazioni], soggetti, rapporti: data.content.rapporti, legami, fenomeni, indicatori };
 }
 
 export const selectedOf = (c: SosContentRows) => ({
