@@ -14,10 +14,11 @@ import { SOS_ACCESS } from './sos.routes';
 import { completeTransmissionSchema, createSosSchema, listSosQuery, sosTransitionSchema } from './sos.schemas';
 import { applySosTransition, createSos, listSos, sosAllowedFor, sosDetail } from './sos.service';
 import { fenomeniSos } from './sos.codes';
+import { SEGNO_LABELS } from '../movements';
 
 const labels = {
   stato: SOS_STATO_LABELS, statoTone: SOS_STATO_TONES, origine: SOS_ORIGINE_LABELS, tipo: SOS_TIPO_LABELS, ruolo: SOS_RUOLO_LABELS,
-  direzione: SOS_DIREZIONE_LABELS, azione: SOS_AZIONE_LABELS, audit: SOS_AUDIT_ACTIONS,
+  direzione: SOS_DIREZIONE_LABELS, azione: SOS_AZIONE_LABELS, audit: SOS_AUDIT_ACTIONS, segno: SEGNO_LABELS as Record<string, string>,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 

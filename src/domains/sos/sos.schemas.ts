@@ -4,6 +4,7 @@ import { SOS_STATES } from '../../../workflows/sos/sos.machine';
 import { refersTo } from '../../db/references';
 import { testo, testoOpzionale, testoOVuoto } from '../../http/text-field';
 import { subIndice } from '../monitoring';
+import { SEGNI } from '../movements';
 import { isFenomeno } from './sos.codes';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Data non valida (AAAA-MM-GG)').refine((v) => !Number.isNaN(Date.parse(v)), 'Data non valida');
@@ -16,7 +17,7 @@ export const sosOperationSchema = z.object({
   data_operazione: day,
   importo: z.number({ message: 'Importo non valido' }).positive('L\'importo deve essere positivo').max(1e15, 'Importo troppo grande'),
   valuta: z.string().regex(/^[A-Z]{3}$/, 'Valuta non valida (codice ISO a tre lettere)').default('EUR'),
-  segno: z.enum(['dare', 'avere']).optional().nullable(),
+  segno: z.enum(SEGNI, { message: 'Segno non valido (entrata o uscita)' }).optional().nullable(),
   causale: optionalCode(200),
   descrizione: shortText(2_000).default(''),
 });

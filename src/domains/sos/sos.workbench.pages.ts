@@ -14,8 +14,15 @@ import { completeTransmissionSchema } from './sos.schemas';
 import { applySosTransition, requireSos, sosAllowedFor, sosDb, updateSosContent, type SosRow } from './sos.service';
 import { contentFromSelection, investigationData, selectedOf } from './sos.workbench';
 import { appendSosAudit } from './sos.audit';
+import { ALERT_STATO_LABELS, DISPOSIZIONE_LABELS, TIPOLOGIA_LABELS } from '../monitoring';
+import { SEGNO_LABELS } from '../movements';
+import { CLASSE_RISCHIO_LABELS } from '../records';
 
-const labels = { stato: SOS_STATO_LABELS, statoTone: SOS_STATO_TONES, ruolo: SOS_RUOLO_LABELS };
+const labels = {
+  stato: SOS_STATO_LABELS, statoTone: SOS_STATO_TONES, ruolo: SOS_RUOLO_LABELS, segno: SEGNO_LABELS as Record<string, string>,
+  alertStato: ALERT_STATO_LABELS as Record<string, string>, disposizione: DISPOSIZIONE_LABELS as Record<string, string>, tipologia: TIPOLOGIA_LABELS as Record<string, string>,
+  classe: CLASSE_RISCHIO_LABELS as Record<string, string>,
+};
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 /** What waits for a delegate: reports to evaluate, in evaluation, to transmit. */
 const DELEGATE_QUEUE: SosStatus[] = ['submitted', 'under_evaluation', 'to_transmit'];
