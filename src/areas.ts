@@ -17,6 +17,7 @@ import { outboxArea } from './domains/outbox/area';
 import { recordsArea } from './domains/records/area';
 import { riskArea } from './domains/risk/area';
 import { screeningArea } from './domains/screening/area';
+import { sosArea } from './domains/sos/area';
 import { systemArea } from './domains/system/area';
 import { verificationsArea } from './domains/verifications/area';
 
@@ -47,5 +48,6 @@ export const AREAS: readonly AreaDefinition[] = [
   verificationsArea,
   movementsArea,
   monitoringArea,
+  sosArea,
   exportsArea,
 ];

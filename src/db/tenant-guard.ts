@@ -31,6 +31,31 @@ as $$
      and encode(sha256(k.opad || sha256(k.ipad || convert_to(c.t, 'UTF8'))), 'hex') = c.sig
 $$`;
 
+/**
+ * The principal of the current transaction (docs/sos.md, "Tipping-off"): `app.user` and
+ * `app.roles` count only with `app.principal_sig`, the HMAC of
+ * `principal\n<tenant>\n<user>\n<roles>` under the same key, and only for the signed tenant.
+ * So SQL run by the application role cannot claim a user or a role it was not given.
+ * Unsigned or wrongly signed: no user (NULL) and no roles (empty array).
+ */
+const PRINCIPAL_SOURCE = `
+    from (select nullif(current_setting('app.cod_azienda', true), '') as t,
+                 nullif(current_setting('app.user', true), '') as u,
+                 coalesce(current_setting('app.roles', true), '') as r,
+                 current_setting('app.principal_sig', true) as sig) c,
+         ${GUARD_SCHEMA}.config k
+   where k.id = 1 and c.t is not null and c.u is not null
+     and encode(sha256(k.opad || sha256(k.ipad || convert_to('principal' || chr(10) || c.t || chr(10) || c.u || chr(10) || c.r, 'UTF8'))), 'hex') = c.sig`;
+const PRINCIPAL_FUNCTIONS = [`
+create or replace function public.app_current_user() returns text
+  language sql stable parallel safe security definer
+  set search_path = pg_catalog, pg_temp
+as $$ select c.u ${PRINCIPAL_SOURCE} $$`, `
+create or replace function public.app_current_roles() returns text[]
+  language sql stable parallel safe security definer
+  set search_path = pg_catalog, pg_temp
+as $$ select coalesce((select string_to_array(nullif(c.r, ''), ',') ${PRINCIPAL_SOURCE}), '{}'::text[]) $$`];
+
 export const assertRoleName = (role: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(role)) throw new Error(`invalid role name ${role}`);
   return role;
@@ -63,6 +88,11 @@ export async function ensureTenantGuard(owner: Knex, roles: DbRoles, key: string
     await trx.raw(CURRENT_TENANT_FUNCTION);
     await trx.raw('revoke all on function public.app_current_tenant() from public');
     await trx.raw(`grant execute on function public.app_current_tenant() to ${roles.app}, ${roles.platform}`);
+    for (const fn of PRINCIPAL_FUNCTIONS) await trx.raw(fn);
+    for (const name of ['app_current_user', 'app_current_roles']) {
+      await trx.raw(`revoke all on function public.${name}() from public`);
+      await trx.raw(`grant execute on function public.${name}() to ${roles.app}, ${roles.platform}`);
+    }
   });
 }
 

@@ -8,6 +8,16 @@ import { createHash, createHmac } from 'node:crypto';
 export const tenantSignature = (key: string, codAzienda: string): string =>
   createHmac('sha256', key).update(codAzienda, 'utf8').digest('hex');
 
+/**
+ * The principal's signature: who acts and with which roles, within one tenant. PostgreSQL checks
+ * it in app_current_user() / app_current_roles() (tenant-guard.ts); roles are sorted so that one
+ * set of roles has one text.
+ */
+export const principalText = (codAzienda: string, user: string, roles: readonly string[]) =>
+  `principal\n${codAzienda}\n${user}\n${[...new Set(roles)].sort().join(',')}`;
+export const principalSignature = (key: string, codAzienda: string, user: string, roles: readonly string[]): string =>
+  createHmac('sha256', key).update(principalText(codAzienda, user, roles), 'utf8').digest('hex');
+
 const BLOCK = 64;
 
 /**

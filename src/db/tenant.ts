@@ -1,11 +1,19 @@
 import type { Knex } from 'knex';
-import { tenantSignature } from './tenant-key';
+import { principalSignature, tenantSignature } from './tenant-key';
 
 export interface DbContext {
   /** Tenant whose rows are visible; null outside any tenant (then no tenant row is visible). */
   codAzienda: string | null;
   actor?: string | null;
+  /**
+   * Who acts and with which roles (signed like the tenant): policies that depend on the role,
+   * such as the SOS tables' (docs/sos.md), see only what this principal may see. Omitted: no
+   * user and no roles, so those tables show nothing.
+   */
+  principal?: DbPrincipal | null;
 }
+
+export interface DbPrincipal { user: string; roles: readonly string[] }
 
 /**
  * The application pool carries its tenant-context key in Knex's userParams (set by createAppDb),
@@ -36,10 +44,20 @@ export async function withTenantFirst<T, R extends Record<string, unknown> = Rec
   const key = (db.userParams as Record<string, unknown> | undefined)?.[TENANT_KEY_PARAM];
   if (typeof key !== 'string') throw new Error('withTenant needs the application pool (createAppDb)');
   const tenant = ctx.codAzienda ?? '';
+  const principal = tenant && ctx.principal ? ctx.principal : null;
   return db.transaction(async (trx) => {
+    const settings = [
+      "set_config('app.cod_azienda', ?, true)", "set_config('app.tenant_sig', ?, true)", "set_config('app.actor', ?, true)",
+    ];
+    const bindings: Knex.Value[] = [tenant, tenant ? tenantSignature(key, tenant) : '', ctx.actor ?? ''];
+    if (principal) {
+      const roles = [...new Set(principal.roles)].sort();
+      settings.push("set_config('app.user', ?, true)", "set_config('app.roles', ?, true)", "set_config('app.principal_sig', ?, true)");
+      bindings.push(principal.user, roles.join(','), principalSignature(key, tenant, principal.user, roles));
+    }
     const { rows } = await trx.raw<{ rows: R[] }>(
-      `select set_config('app.cod_azienda', ?, true), set_config('app.tenant_sig', ?, true), set_config('app.actor', ?, true)${also ? `, ${also.sql}` : ''}`,
-      [tenant, tenant ? tenantSignature(key, tenant) : '', ctx.actor ?? '', ...(also?.bindings ?? [])],
+      `select ${settings.join(', ')}${also ? `, ${also.sql}` : ''}`,
+      [...bindings, ...(also?.bindings ?? [])],
     );
     return fn(trx, rows[0]!);
   });

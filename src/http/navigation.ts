@@ -2,7 +2,6 @@ import { NAV_SECTION_ORDER, type NavEntry, type NavSectionName } from '../kit/na
 import type { Role } from '../kit/roles';
 
 const STAFF: Role[] = ['admin', 'co', 'sos', 'analyst', 'auditor', 'viewer'];
-const SOS_ONLY: Role[] = ['co', 'sos'];
 
 const SECTION_ICONS: Record<NavSectionName, string> = {
   Clienti: 'users', Monitoraggio: 'activity', Indagini: 'briefcase', Rischio: 'gauge', Governance: 'shield', Assistente: 'sparkles', Organizzazione: 'building',
@@ -18,7 +17,6 @@ export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Clienti', label: 'KYB', href: '/admin/kyb', roles: STAFF, order: 60 },
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },
   { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF, order: 40 },
-  { section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ONLY, order: 20 },
   { section: 'Indagini', label: 'Fascicoli', href: '/dossier', roles: STAFF, order: 40 },
   { section: 'Indagini', label: 'Segnalazioni periodiche', href: '/reporting', roles: STAFF, order: 50 },
   { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF, order: 10 },

@@ -31,6 +31,7 @@ const NOT_REFERENCES: Record<string, string> = {
   'POST /api/v1/travel-rule/transazioni riferimento_esterno': 'the sending VASP\'s own reference of the transfer (its idempotency key)',
   'POST /api/v1/screening/run cod_anagrafe': 'the key of the screened subject in the caller\'s tenant, created when new: the screening API also serves subjects outside the registry',
   'POST /api/monitoring/rules cod_regola': 'the new rule\'s own code, its identity across versions (chosen by the tenant, refused when taken)',
+  'POST /api/sos/reports content.operazioni.0.cod_alert': 'a label copied from the alert the operation came from; the operation itself is named by movimento_id',
   'POST /api/sanctions/batch-screen subjects.0.cod_anagrafe': 'as for POST /api/v1/screening/run: the key of each screened subject',
 };
 
@@ -109,6 +110,16 @@ const FIXTURES: Record<string, Fixture> = {
         await new Promise((r) => setTimeout(r, 500));
       }
       assert.fail(`risk run ${accepted.body.id} still running after 2 minutes`);
+    },
+  }),
+  'POST /api/sos/reports': async (a) => ({
+    body: {
+      oggetto: 'Percorso dei riferimenti', cod_anagrafe: a.persone[0],
+      content: {
+        operazioni: [{ movimento_id: a.values.movimento, data_operazione: today(), importo: 100, valuta: 'EUR' }],
+        soggetti: [{ cod_anagrafe: a.persone[1], nominativo: 'Esecutore del percorso', ruolo: 'esecutore' }],
+        rapporti: [{ cod_rapporto: a.values.rapporto, descrizione: 'Conto del percorso' }],
+      },
     },
   }),
   'POST /api/ubo': async (a) => ({ body: { cod_anagrafe: a.societa[1], cod_anagrafe_titolare: a.persone[0], percentuale: 30, tipo_controllo: 'proprieta_diretta' } }),

@@ -11,6 +11,9 @@ import { appendAudit } from '../../src/domains/audit/audit.chain';
 import { testAction } from '../helpers/audit';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 
+/** The SOS tables' tipping-off policy (migrations/20261210000100_create_sos.ts). */
+const SOS_POLICY = 'sos_confidential';
+
 interface TableSecurity {
   relname: string;
   relrowsecurity: boolean;
@@ -192,7 +195,8 @@ describe('row-level security catalogue and behaviour (as the application role)',
     const tables = [...new Set(rows.map((r) => r.tablename))];
     assert.ok(tables.length >= 20, `only ${tables.length} tenant tables`);
     for (const t of tables) {
-      const mine = rows.filter((r) => r.tablename === t);
+      // The SOS tables add one restrictive policy (tipping-off, docs/sos.md): checked apart, below.
+      const mine = rows.filter((r) => r.tablename === t && r.policyname !== SOS_POLICY);
       assert.deepEqual(mine.map((r) => r.policyname), [PLATFORM_POLICY, TENANT_POLICY], t);
       const [platform, tenant] = mine as [typeof rows[0], typeof rows[0]];
       assert.equal(tenant.roles, '{public}', t);
@@ -203,6 +207,14 @@ describe('row-level security catalogue and behaviour (as the application role)',
       assert.equal(platform.with_check, 'true', t);
     }
     assert.deepEqual(rows.filter((r) => /app\.scope/.test(`${r.qual} ${r.with_check}`)), []);
+    // Exactly the SOS tables carry it, restrictive and for every role, reading the signed principal.
+    const { rows: sos } = await env.ownerDb.raw<{ rows: { tablename: string; permissive: string; roles: string; qual: string }[] }>(
+      "select tablename, permissive, roles::text as roles, qual from pg_policies where schemaname = 'public' and policyname = ? order by tablename", [SOS_POLICY]);
+    assert.ok(sos.length >= 10 && sos.every((r) => r.tablename.startsWith('sos_')), JSON.stringify(sos.map((r) => r.tablename)));
+    for (const r of sos) {
+      assert.deepEqual([r.permissive, r.roles], ['RESTRICTIVE', '{public}'], r.tablename);
+      assert.match(r.qual, r.tablename === 'sos_reports' ? /app_current_roles\(\).*app_current_user\(\)/s : /sos_reports/, r.tablename);
+    }
   });
 
   it('a tenant list query uses the index on cod_azienda (the predicate is an InitPlan value, not an OR)', async () => {

@@ -73,6 +73,8 @@ export const NOT_PAGES: Record<string, string> = {
   '/documenti/:cod/download': 'a copy of a document (any version), a download',
   // monitoring: evaluation paths
   '/transazioni/:id/decisione': 'an htmx fragment (a movement\'s decision trace), drawn inside /transazioni/:id',
+  // SOS
+  '/dossier/sos/:codSegnalazione': 'a suspicious-transaction report as PDF or XML, a download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -199,6 +201,13 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const monitoring = await seedMonitoringPages(env, tenant, coApi, analystApi, analyst.cod_utente);
   const monitoringEval = await seedMonitoringEvalPages(env, tenant, coApi, analystApi); // monitoring: evaluation paths
   const filing = await seedFilingPages(analystApi); // filing (issue 24): a classified STR whose validation failed
+  // SOS (issue 24): a report written by the analyst on the EDD customer and submitted to the delegate.
+  const sos = await analystApi.post('/api/sos/reports', {
+    cod_anagrafe: 'ANA-EDD001', oggetto: 'Bonifici ricorrenti verso un paese terzo', descrizione: 'Bonifici mensili verso una società estera senza giustificazione economica documentata.',
+    content: { operazioni: [{ data_operazione: '2026-10-01', importo: 9_800, valuta: 'EUR', causale: 'Bonifico estero' }], fenomeni: ['F02'], indicatori: [{ indicatore: 11, sottoindice: '11.1' }] },
+  });
+  assert.equal(sos.status, 201, sos.text);
+  assert.equal((await analystApi.put(`/api/sos/reports/${sos.body.id}/transition`, { action: 'submit' })).status, 200);
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -338,6 +347,13 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     // monitoring: evaluation paths (KYT, decisions, runs, named lists, release of a draft)
     { name: 'kyt-decisione', path: `/kyt/decision/${monitoringEval.decisioneKyt}`, visitor: staff(analyst) },
     { name: 'kyt-decisione-movimento', path: `/kyt/decision/${monitoringEval.decisioneMovimento}`, visitor: staff(auditor) },
+    { name: 'sos', path: '/sos', visitor: staff(co) },
+    { name: 'sos-nuova', path: '/sos/nuova', visitor: staff(analyst) },
+    { name: 'sos-dettaglio', path: `/sos/${sos.body.id}`, visitor: staff(co) },
+    { name: 'sos-coda', path: '/sos/queue', visitor: staff(co) },
+    { name: 'sos-istruttoria', path: `/sos/investigation/${sos.body.cod_segnalazione}`, visitor: staff(analyst) },
+    { name: 'sos-completezza', path: `/sos/completeness/${sos.body.cod_segnalazione}`, visitor: staff(co) },
+    { name: 'sos-trasmissione', path: `/sos/transmission/${sos.body.cod_segnalazione}`, visitor: staff(co) },
     { name: 'kyt-evento', path: `/kyt/event/${monitoringEval.eventoKyt}`, visitor: staff(co) },
     { name: 'monitoraggio-esecuzioni', path: '/monitoraggio/esecuzioni', visitor: staff(co) },
     { name: 'monitoraggio-esecuzione-replay', path: `/monitoraggio/esecuzioni/${monitoringEval.replay}`, visitor: staff(auditor) },

@@ -3,7 +3,7 @@
 
 // Alerts: raise (deduplicated, idempotent, in the caller's transaction) and read.
 export { raiseAlerts, alertCandidateSchema, type AlertCandidate, type RaisedAlert, type RaiseOptions } from './alerts/alerts.raise';
-export { findAlert, alertsOfMovement, type AlertRow } from './alerts/alerts.repo';
+export { findAlert, alertsOfMovement, alertParts, type AlertRow } from './alerts/alerts.repo';
 export { caseIdForAlert } from './alerts/alerts.escalate';
 // Rules: the versions in force, the draft's activation (the release gate's last step), the condition's validation and sentence.
 export { activeRuleVersions, ruleDetail, findRule, type ActiveRuleVersion, type RuleRow, type VersionRow } from './rules/rules.repo';
