@@ -70,8 +70,8 @@ export function createSosActivities(deps: ActivityDeps, m: Messaging = messaging
 
     /**
      * The evaluation term passed without a decision: the report is flagged, and the tenant's
-     * compliance officers get a notification that names no customer (the e-mail copy leaves
-     * through the outbox, whose list admins read).
+     * compliance officers get a notification that names no customer; it is confidential, so its
+     * e-mail copy (the outbox, whose list admins read) names neither the report nor its page.
      */
     async escalateSosEvaluation(p: SosEscalation): Promise<{ notified: number }> {
       const r = await withTenant(db, { codAzienda: p.codAzienda, actor: SOS_TIMER_PRINCIPAL.user, principal: SOS_TIMER_PRINCIPAL }, async (trx) => {
@@ -90,7 +90,7 @@ export function createSosActivities(deps: ActivityDeps, m: Messaging = messaging
           codAzienda: p.codAzienda, recipients: [], role: 'co', tipo: 'sos_evaluation_overdue',
           titolo: `Segnalazione riservata ${row.cod_segnalazione}: termine di valutazione scaduto`,
           messaggio: 'Il delegato SOS non ha concluso la valutazione nel termine previsto.',
-          link: `/sos/${p.sosId}`, dedupKey: `sos-evaluation-overdue:${p.sosId}`,
+          link: `/sos/${p.sosId}`, dedupKey: `sos-evaluation-overdue:${p.sosId}`, riservata: true,
         }, m.outbox);
       });
       await m.dispatch(r.messages);

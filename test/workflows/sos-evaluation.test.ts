@@ -97,6 +97,13 @@ describe('SOS evaluation timer (time-skipping server)', function () {
     const n = await notes(o);
     assert.deepEqual(n.map((x) => x.cod_utente), [o.users.co.cod_utente], 'the compliance officer only');
     assert.doesNotMatch(`${n[0].titolo} ${n[0].messaggio}`, /Cliente segnalato|T-1/, 'the notification names no customer');
+    // The e-mail copy sits in the outbox, whose list administrators read: it names neither the report nor its page.
+    const mails = await env.ownerDb('outbox_messages').where({ cod_azienda: o.tenant, kind: 'notification' });
+    assert.equal(mails.length, 1);
+    assert.equal(mails[0].subject, 'Notifica riservata');
+    assert.equal(mails[0].entity_type, null);
+    const sos = await row(o);
+    assert.doesNotMatch(mails[0].subject, new RegExp(sos.cod_segnalazione));
     assert.equal((await o.h.query(sosStateQuery)).escalated, true);
     assert.deepEqual((await env.ownerDb('sos_audit').where({ sos_id: o.sosId }).orderBy('seq')).map((a) => a.action),
       ['sos.create', 'sos.submit', 'sos.evaluate', 'sos.escalate']);

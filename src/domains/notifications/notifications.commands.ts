@@ -19,6 +19,12 @@ export interface NotifyInput {
    * so a retried activity or a re-run command never notifies twice.
    */
   dedupKey?: string | null;
+  /**
+   * Confidential (an SOS: art. 39 d.lgs. 231/2007): the e-mail copy says only that a confidential
+   * notification waits, with no title, text, link or entity, because the outbox's list is read by
+   * administrators who may not know that a report exists.
+   */
+  riservata?: boolean;
 }
 
 export interface NotifyResult {
@@ -49,6 +55,9 @@ const safeLink = (link: string | null | undefined) => (link && /^\/(?![/\\])/.te
 
 /** The e-mail that goes with a notification: its title, its text and the way back to the page. */
 function notificationMail(input: NotifyInput, link: string | null, outbox: Outbox) {
+  if (input.riservata) {
+    return { subject: 'Notifica riservata', text: 'Hai una notifica riservata sulla piattaforma di compliance: accedi e aprila tra le notifiche in alto nella pagina.' };
+  }
   const parts = [input.messaggio ?? '', link ? `Apri: ${outbox.url(link)}` : '',
     'Questa è una notifica automatica della piattaforma di compliance; la trovi anche tra le notifiche in alto nella pagina.'];
   return { subject: input.titolo, text: parts.filter(Boolean).join('\n\n') };
@@ -83,7 +92,7 @@ export async function notify(trx: Knex.Transaction, input: NotifyInput, outbox: 
     const email = users.find((u) => u.cod_utente === n.cod_utente)?.email;
     if (!email) continue;
     const m = await outbox.enqueue(trx, {
-      codAzienda: input.codAzienda, kind: 'notification', to: email, ...mail, entity: input.entity ?? null, dedupKey: `notification:${n.id}`,
+      codAzienda: input.codAzienda, kind: 'notification', to: email, ...mail, entity: input.riservata ? null : input.entity ?? null, dedupKey: `notification:${n.id}`,
     });
     if (m) messages.push(m);
   }
