@@ -70,13 +70,14 @@ describe('the engine\'s page (/monitoraggio/motore)', function () {
     // Still broken: the replay runs, the dead letter stays open and says why.
     const still = await co.submitForm(`${BASE}/riesegui/${deadLetter}`, {}, BASE);
     assert.equal(still.status, 200, still.text.slice(0, 400));
-    assert.match(still.text, /data-replay-outcome="scarti"[\s\S]*La dead letter resta aperta/);
+    assert.match(still.text, /data-replay-outcome="ritentata"[\s\S]*La dead letter resta aperta \(tentativi non riusciti: 1\)/);
 
     // Mended on the platform: the replay copies it and closes the dead letter.
     await env.ownerDb('monitoring_regole_versioni').where({ id: brokenVersion }).update({ condizione: JSON.stringify(RULE_CONDITION) });
-    // The replay that still failed is a dead letter of its own, naming the one it replayed.
-    const failedReplay = still.text.match(/data-replay-outcome="scarti"[^>]*>[\s\S]*?nuova sincronizzazione <code>([^<]+)<\/code>/)![1]!;
-    assert.match(still.text, new RegExp(`data-dead-letter="${failedReplay}"[\\s\\S]*?riesecuzione di <code>${deadLetter}</code>`));
+    // The replay that still failed is no dead letter of its own: the one it replayed stays open, the only one.
+    const failedReplay = still.text.match(/data-replay-outcome="ritentata"[^>]*>[\s\S]*?nuova sincronizzazione <code>([^<]+)<\/code>/)![1]!;
+    assert.match(still.text, new RegExp(`data-dead-letter="${deadLetter}"`));
+    assert.doesNotMatch(still.text, new RegExp(`data-dead-letter="${failedReplay}"`));
     const done = await admin.submitForm(`${BASE}/riesegui/${deadLetter}`, {}, BASE);
     assert.equal(done.status, 200, done.text.slice(0, 400));
     assert.match(done.text, /data-replay-outcome="completata"[\s\S]*La dead letter è chiusa/);
