@@ -12,7 +12,8 @@ import type { SessionUser } from '../http/context';
  */
 export type LinkedRecord =
   | { kind: 'alert'; id: string; cod_alert: string; stato: string; disposizione: string | null }
-  | { kind: 'case'; id: string; stato: string; cod_anagrafe: string | null };
+  | { kind: 'case'; id: string; stato: string; cod_anagrafe: string | null }
+  | { kind: 'cdd'; id: string; stato: string; cod_anagrafe: string };
 
 export interface RecordLink {
   href: string;

@@ -83,7 +83,7 @@ describe('SOS pages', function () {
     for (const p of ['/sos', `/sos/${id}`, '/sos/queue', `/sos/investigation/${row.cod_segnalazione}`]) assert.equal((await viewer.get(p)).status, 403, p);
   });
 
-  it('the alert and case pages link to a new report for SOS roles only, and never tell whether one exists (art. 39)', async () => {
+  it('the alert, case and abstained CDD pages link to a new report for SOS roles only, and never tell whether one exists (art. 39)', async () => {
     const LINK = 'Prepara segnalazione SOS';
     const rule = await co.post('/api/monitoring/rules', ruleBody('sos_link'));
     assert.equal(rule.status, 201, rule.text);
@@ -118,5 +118,13 @@ describe('SOS pages', function () {
     const viewerCase = await viewer.get(`/casi/${kase.body.id}`);
     assert.equal(viewerCase.status, 200);
     assert.ok(!viewerCase.text.includes(LINK));
+
+    const task = await analyst.post('/api/cdd/initiate/C-1', {});
+    assert.equal(task.status, 201, task.text);
+    assert.ok(!(await analyst.get(`/cdd/${task.body.id}`)).text.includes(LINK), 'an open CDD task offers no report');
+    assert.equal((await analyst.post('/api/cdd/abstention/C-1', { motivazione: 'Il cliente rifiuta di indicare l\'origine dei fondi' })).status, 200);
+    const abstained = await analyst.get(`/cdd/${task.body.id}`);
+    assert.ok(abstained.text.includes(`/sos/nuova?origine=cdd&amp;origine_ref=${task.body.id}&amp;cod_anagrafe=C-1`), 'the abstention offers the report');
+    assert.ok(!(await viewer.get(`/cdd/${task.body.id}`)).text.includes(LINK));
   });
 });
