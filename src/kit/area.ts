@@ -6,6 +6,7 @@ import type { Evaluators } from './evaluators';
 import type { HomeTiles } from './home';
 import type { ListDefinition } from './list';
 import type { NavEntry } from './nav';
+import type { RecordLinks } from './record-links';
 import type { Routes } from './routes';
 
 /** What every area's routes receive: the dependencies plus the shared HTTP services. */
@@ -59,6 +60,11 @@ export interface AreaDefinition {
    * evaluates each movement POST /api/movimenti commits, without the movements area importing it.
    */
   evaluators?: Evaluators;
+  /**
+   * Steps the area offers on other areas' record pages (src/kit/record-links.ts): the SOS area
+   * links an alert closed as suspicious to a new report, without the alert pages importing it.
+   */
+  recordLinks?: RecordLinks;
 }
 
 export const defineArea = (a: AreaDefinition): AreaDefinition => a;

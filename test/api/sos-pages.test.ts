@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
-import { seedCustomers } from '../helpers/monitoring-fixture';
+import { activateDraft, hit, raise, ruleBody, seedCustomers } from '../helpers/monitoring-fixture';
 
 /**
  * The SOS pages without JavaScript (docs/sos.md): a report written at /sos/nuova, filled in the
@@ -16,6 +16,8 @@ describe('SOS pages', function () {
   let analyst: TestClient;
   let delegate: TestClient;
   let viewer: TestClient;
+  let co: TestClient;
+  let analystId: string;
   let movementIds: string[];
 
   before(async () => {
@@ -23,10 +25,13 @@ describe('SOS pages', function () {
     tenant = await env.createTenant();
     const { movements } = await seedCustomers(env.ownerDb, tenant, 1, 4);
     movementIds = movements.map((m) => m.id);
-    [analyst, delegate, viewer] = await Promise.all([
-      env.createUser({ tenant, roles: ['analyst'] }).then((u) => env.login(u)),
+    const analystUser = await env.createUser({ tenant, roles: ['analyst'] });
+    analystId = analystUser.cod_utente;
+    [analyst, delegate, viewer, co] = await Promise.all([
+      env.login(analystUser),
       env.createUser({ tenant, roles: ['sos'] }).then((u) => env.login(u)),
       env.createUser({ tenant, roles: ['viewer'] }).then((u) => env.login(u)),
+      env.createUser({ tenant, roles: ['co'] }).then((u) => env.login(u)),
     ]);
   });
 
@@ -76,5 +81,50 @@ describe('SOS pages', function () {
     assert.deepEqual(await env.ownerDb('sos_reports').where({ id }).first('stato', 'protocollo_uif'), { stato: 'transmitted', protocollo_uif: 'UIF-77' });
     assert.equal((await analyst.get(`/sos/transmission/${row.cod_segnalazione}`)).status, 200, 'the reporter still sees their report');
     for (const p of ['/sos', `/sos/${id}`, '/sos/queue', `/sos/investigation/${row.cod_segnalazione}`]) assert.equal((await viewer.get(p)).status, 403, p);
+  });
+
+  it('the alert, case and abstained CDD pages link to a new report for SOS roles only, and never tell whether one exists (art. 39)', async () => {
+    const LINK = 'Prepara segnalazione SOS';
+    const rule = await co.post('/api/monitoring/rules', ruleBody('sos_link'));
+    assert.equal(rule.status, 201, rule.text);
+    await activateDraft(env, tenant, rule.body.bozza.id);
+    const mov = movementIds.slice(0, 2).map((id) => ({ id, data_operazione: '2026-03-02' }));
+    const [alert] = await raise(env, tenant, [hit('sos_link', 'C-1', '2026-03-01', '2026-03-12', { movimenti: mov })]);
+    const page = `/alert/${alert!.id}`;
+    assert.ok(!(await analyst.get(page)).text.includes(LINK), 'an open alert offers no report');
+    await co.put(`/api/monitoring/alerts/${alert!.id}/assign`, { assegnatario: analystId });
+    assert.equal((await analyst.put(`/api/monitoring/alerts/${alert!.id}/close`, { disposizione: 'sospetto', motivazione: 'Frazionamento' })).status, 200);
+
+    const href = `/sos/nuova?origine=alert&amp;origine_ref=${alert!.cod_alert}`;
+    const shown = await analyst.get(page);
+    assert.ok(shown.text.includes(href), 'the analyst is offered the report, prefilled with the alert');
+    const form = await analyst.get(`/sos/nuova?origine=alert&origine_ref=${alert!.cod_alert}`);
+    assert.ok(form.text.includes(`value="${alert!.cod_alert}"`), 'the form carries the alert');
+    const viewerBefore = await viewer.get(page);
+    assert.equal(viewerBefore.status, 200);
+    assert.ok(!viewerBefore.text.includes(LINK) && !viewerBefore.text.includes('/sos/'), 'a viewer is offered nothing');
+
+    const made = await analyst.post('/api/sos/reports', { origine: 'alert', origine_ref: alert!.cod_alert, oggetto: 'Dal link', descrizione: '' });
+    assert.equal(made.status, 201, made.text);
+    // Nothing on the pages changes once a report exists: neither for the viewer nor for the reporter.
+    const strip = (t: string) => t.replace(/name="_csrf" value="[^"]*"|<meta name="csrf-token" content="[^"]*"/g, '');
+    assert.equal(strip((await viewer.get(page)).text), strip(viewerBefore.text));
+    assert.ok((await analyst.get(page)).text.includes(href));
+
+    const kase = await co.post('/api/cases', { titolo: 'Indagine C-1', descrizione: '', tipo: 'indagine', priorita: 'media', cod_anagrafe: 'C-1' });
+    assert.equal(kase.status, 201, kase.text);
+    const casePage = await delegate.get(`/casi/${kase.body.id}`);
+    assert.ok(casePage.text.includes(`/sos/nuova?origine=caso&amp;origine_ref=${kase.body.id}&amp;cod_anagrafe=C-1`), 'the delegate is offered the report from the case');
+    const viewerCase = await viewer.get(`/casi/${kase.body.id}`);
+    assert.equal(viewerCase.status, 200);
+    assert.ok(!viewerCase.text.includes(LINK));
+
+    const task = await analyst.post('/api/cdd/initiate/C-1', {});
+    assert.equal(task.status, 201, task.text);
+    assert.ok(!(await analyst.get(`/cdd/${task.body.id}`)).text.includes(LINK), 'an open CDD task offers no report');
+    assert.equal((await analyst.post('/api/cdd/abstention/C-1', { motivazione: 'Il cliente rifiuta di indicare l\'origine dei fondi' })).status, 200);
+    const abstained = await analyst.get(`/cdd/${task.body.id}`);
+    assert.ok(abstained.text.includes(`/sos/nuova?origine=cdd&amp;origine_ref=${task.body.id}&amp;cod_anagrafe=C-1`), 'the abstention offers the report');
+    assert.ok(!(await viewer.get(`/cdd/${task.body.id}`)).text.includes(LINK));
   });
 });

@@ -1,3 +1,4 @@
+import { linksFor } from '../../kit/record-links';
 import type { z } from 'zod';
 import { STAFF_READ, type Role } from '../../kit/roles';
 import { withTenant } from '../../db/tenant';
@@ -45,7 +46,7 @@ const SIMPLE: Partial<Record<CaseAction, { path: string; variant: 'primary' | 's
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
 
 /** Staff pages for cases. Without JavaScript every action is a form: post, redirect, flash. */
-export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
+export const registerCasePages: RegisterRoutes = (router, { deps, views, areas }) => {
   const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
 
   router.get('/casi', staff(STAFF_READ), async (ctx) => {
@@ -108,6 +109,7 @@ export const registerCasePages: RegisterRoutes = (router, { deps, views }) => {
     const options = { esito: opts(CASE_ESITI, ESITO_LABELS, 'Scegli…'), evento: opts(CASE_EVENT_TIPI, EVENTO_LABELS) };
     render(ctx, views, 'casi/detail.njk', {
       c: d, allowed: d.allowed_actions, simpleActions, diagram, timelineItems, names, labels, options, workflow: d.workflow,
+      links: linksFor(areas, { kind: 'case', id: d.id, stato: d.stato, cod_anagrafe: d.cod_anagrafe ?? null }, ctx.state.user!),
     });
   });
 

@@ -1,3 +1,4 @@
+import { linksFor } from '../../kit/record-links';
 import { z } from 'zod';
 import { tenantOf } from '../../http/auth';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
@@ -59,6 +60,7 @@ export const registerCddTaskPages: RegisterRoutes = (router, services) => {
       // The questionnaire is filled in while the task is being worked, by those who work it.
       canExecute: data.t.stato === 'in_progress' && allowed.includes('review'),
       workflow: { id: data.t.workflow_id, url: deps.temporal.webUiLink(data.t.workflow_id) },
+      links: linksFor(services.areas, { kind: 'cdd', id: data.t.id, stato: data.t.stato, cod_anagrafe: data.t.cod_anagrafe }, ctx.state.user!),
     });
   });
 

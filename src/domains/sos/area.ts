@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createSosActivities } from '../../../activities/sos/sos.activities';
 import { defineArea } from '../../kit/area';
 import { registerSosDossier } from './sos.dossier';
+import { sosRecordLinks } from './sos.links';
 import { registerSosPages } from './sos.pages';
 import { registerSosRoutes, SOS_ACCESS } from './sos.routes';
 import { registerSosWorkbench } from './sos.workbench.pages';
@@ -14,5 +15,6 @@ export const sosArea = defineArea({
   routes: [registerSosRoutes, registerSosWorkbench, registerSosPages, registerSosDossier],
   activities: createSosActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/sos/sos.workflow.ts', import.meta.url))],
+  recordLinks: sosRecordLinks,
   navigation: [{ section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ACCESS, order: 20 }],
 });

@@ -10,6 +10,7 @@ import type { RegisterRoutes } from '../../../kit/area';
 import { rolesFor } from '../../../kit/process';
 import { STAFF_READ } from '../../../kit/roles';
 import { assignableUsers, userNames } from '../../../kit/users';
+import { linksFor } from '../../../kit/record-links';
 import { CASE_PRIORITA } from '../../../../workflows/case/case.contract';
 import { alertMachine, ALERT_STATES, DISPOSIZIONI, ORIGINI } from '../../../../workflows/monitoring-alert/monitoring-alert.machine';
 import { ALERT_DELETERS } from '../monitoring.access';
@@ -44,7 +45,7 @@ interface FormState { form?: 'assegna' | 'chiudi' | 'escala' | 'riapri' | 'elimi
  * everything behind it, and one POST per step. A refused step comes back on the alert's page with
  * the reason (409, 403) or with the message next to the field (422).
  */
-export const registerAlertPages: RegisterRoutes = (router, { deps, views }) => {
+export const registerAlertPages: RegisterRoutes = (router, { deps, views, areas }) => {
   const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
 
   /** The list's data; the KYT page is the same list kept to the alerts raised on crypto transfers. */
@@ -116,6 +117,7 @@ export const registerAlertPages: RegisterRoutes = (router, { deps, views }) => {
       },
       defaults: { assegnatario: d.assegnatario ?? me, priorita: priorityForScore(d.punteggio), disposizione: d.stato === 'closing' ? d.disposizione : '' },
       form: f.form ?? null, values: f.values ?? {}, errors: f.errors ?? {}, refusal: f.refusal ?? null,
+      links: linksFor(areas, { kind: 'alert', id: d.id, cod_alert: d.cod_alert, stato: d.stato, disposizione: d.disposizione ?? null }, ctx.state.user!),
     }, { status: f.status ?? 200 });
   };
 
