@@ -281,7 +281,7 @@ describe('monitoring alerts: raiseAlerts and /api/monitoring/alerts', function (
       assert.match(c.body.descrizione, /Movimenti da approfondire/);
       // The case's page links the alert that led to it.
       const casePage = await analyst.get(`/casi/${caseId}`);
-      assert.match(casePage.text, new RegExp(`<a href="/alert/${a.id}">/alert/${a.id}</a>`));
+      assert.match(casePage.text, new RegExp(`<a class="text-decoration-underline" href="/alert/${a.id}">/alert/${a.id}</a>`));
       const twice = await analyst.put(`/api/monitoring/alerts/${a.id}/escalate`, {});
       assert.deepEqual([twice.status, twice.body.code], [409, 'INVALID_TRANSITION']);
       // The link was lost after the case opened (a crash between the two): the same call links the same case.
