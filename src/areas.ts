@@ -15,6 +15,7 @@ import { notificationsArea } from './domains/notifications/area';
 import { onboardingArea } from './domains/onboarding/area';
 import { outboxArea } from './domains/outbox/area';
 import { recordsArea } from './domains/records/area';
+import { reportingArea } from './domains/reporting/area';
 import { riskArea } from './domains/risk/area';
 import { screeningArea } from './domains/screening/area';
 import { sosArea } from './domains/sos/area';
@@ -50,4 +51,5 @@ export const AREAS: readonly AreaDefinition[] = [
   monitoringArea,
   sosArea,
   exportsArea,
+  reportingArea,
 ];

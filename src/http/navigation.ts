@@ -18,7 +18,6 @@ export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },
   { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF, order: 40 },
   { section: 'Indagini', label: 'Fascicoli', href: '/dossier', roles: STAFF, order: 40 },
-  { section: 'Indagini', label: 'Segnalazioni periodiche', href: '/reporting', roles: STAFF, order: 50 },
   { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF, order: 10 },
   { section: 'Rischio', label: 'Matrice', href: '/rischio/matrice', roles: STAFF, order: 20 },
   { section: 'Rischio', label: 'Autovalutazione', href: '/rischio/autovalutazione', roles: STAFF, order: 30 },

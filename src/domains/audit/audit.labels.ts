@@ -41,6 +41,19 @@ export const AUDIT_ACTION_LABELS = {
   'filing.due_soon': 'Scadenza della segnalazione vicina',
   'filing.overdue': 'Segnalazione scaduta',
 
+  // Regulatory reports generated from the movements (comunicazioni oggettive, S.AR.A.)
+  'reporting.create': 'Generazione della segnalazione richiesta',
+  'reporting.generate': 'Righe della segnalazione calcolate dai movimenti',
+  'reporting.generated': 'Segnalazione generata',
+  'reporting.failed': 'Generazione della segnalazione non riuscita',
+  'reporting.approve': 'Segnalazione approvata (quattro occhi)',
+  'reporting.submit': 'Invio alla UIF registrato',
+  'reporting.complete-submission': 'Esito dell\'invio registrato',
+  'reporting.due_soon': 'Termine di invio vicino',
+  'reporting.overdue': 'Termine di invio scaduto',
+  'reporting.filing_draft': 'Bozza di filing creata dalla segnalazione',
+  'reporting.export': 'Segnalazione esportata',
+
   // Cases
   'case.create': 'Caso aperto',
   'case.add-event': 'Evento aggiunto al caso',
