@@ -64,7 +64,8 @@ export interface ReportRecord {
   negativa: boolean | null;
   righe: number;
   operazioni: number;
-  totale_eur: string;
+  /** Euro; the database's numeric arrives as a number (src/db/knex.ts). */
+  totale_eur: number;
   errore: string | null;
   generated_by: string;
   generated_by_username: string;

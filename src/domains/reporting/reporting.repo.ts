@@ -13,12 +13,12 @@ export interface SubmissionRow {
 export interface LineRow {
   id: string; n: number; cod_anagrafe: string | null; anagrafe_codice_esterno: string | null; cod_rapporto: string | null; rapporto_codice_esterno: string | null;
   ruoli: string[] | null; causale: string | null; residenza: string | null; settore: string | null; segno: string;
-  totale_eur: string; numero: number; contanti_eur: string; numero_contanti: number;
+  totale_eur: number; numero: number; contanti_eur: number; numero_contanti: number;
 }
 
 export interface LineOperation {
   line_id: string; id: string; data_operazione: string; cod_rapporto: string; cod_anagrafe: string; cod_anagrafe_esecutore: string | null;
-  segno: string; importo_eur: string; valuta: string; importo: string; contanti: boolean; causale: string | null; ruolo: string | null;
+  segno: string; importo_eur: number; valuta: string; importo: number; contanti: boolean; causale: string | null; ruolo: string | null;
 }
 
 /** Reads run inside a tenant transaction: row-level security hides other tenants' reports (so: undefined, a 404). */

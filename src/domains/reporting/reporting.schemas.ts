@@ -27,6 +27,8 @@ export const generateSchema = z.object({
   const al = b.periodo ?? b.al ?? b.dal;
   if (b.periodo && (b.dal || b.al)) ctx.addIssue({ code: 'custom', path: ['periodo'], message: 'Indica un mese oppure un intervallo (dal, al), non entrambi' });
   if (!dal || !al) { ctx.addIssue({ code: 'custom', path: ['periodo'], message: 'Indica il mese di riferimento' }); return; }
+  // A month the field refused already has its message.
+  if (!parseMonth(dal) || !parseMonth(al)) return;
   if (monthIndex(al) < monthIndex(dal)) ctx.addIssue({ code: 'custom', path: ['al'], message: 'Il mese finale precede quello iniziale' });
   else if (monthIndex(al) - monthIndex(dal) + 1 > MAX_MONTHS) ctx.addIssue({ code: 'custom', path: ['al'], message: `Al massimo ${MAX_MONTHS} mesi per richiesta` });
   const now = new Date();
@@ -60,7 +62,7 @@ export type ListReportsQuery = z.infer<typeof listReportsQuery>;
 const date = z.union([z.string(), z.date()]).nullable();
 export const reportRecordSchema = z.object({
   id: z.string(), tipo: z.enum(REPORT_TIPI), periodo: z.string(), stato: z.enum(REPORT_STATES), progresso: z.number(), fase: z.string().nullable(),
-  negativa: z.boolean().nullable(), righe: z.number(), operazioni: z.number(), totale_eur: z.string(), errore: z.string().nullable(),
+  negativa: z.boolean().nullable(), righe: z.number(), operazioni: z.number(), totale_eur: z.number(), errore: z.string().nullable(),
   generated_by: z.string(), generated_by_username: z.string(), approved_by: z.string().nullable(), approved_at: date,
   due_at: date, due_soon: z.boolean(), overdue: z.boolean(), filing_id: z.string().nullable(), workflow_id: z.string(),
   created_at: date, updated_at: date, completed_at: date,
