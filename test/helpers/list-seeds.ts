@@ -405,3 +405,13 @@ Object.assign(LIST_SEEDS, {
     from generate_series(1, :n) i, lateral (select (array['giornaliero','replay'])[1 + i % 2] as tipo,
       (array['completed','completed','failed','cancelled','running'])[1 + (i / 2) % 5] as stato, date '2000-01-01' + i as d) s`),
 } satisfies Record<string, Seed>);
+
+// Regulatory reports (issue 25): a report per type and month (one live report each, as the unique index wants), over the states.
+Object.assign(LIST_SEEDS, {
+  reporting: perTenant(`insert into reporting_reports (id, cod_azienda, tipo, periodo, stato, progresso, negativa, righe, operazioni, totale_eur,
+      generated_by, generated_by_username, due_at, overdue, workflow_id, created_at, updated_at)
+    select gen_random_uuid(), :tenant, (array['comunicazione_oggettiva','sara'])[1 + i % 2], to_char(date '2000-01-01' + (i / 2) * interval '1 month', 'YYYY-MM'),
+      (array['generated','approved','submitted','completed','failed'])[1 + (i / 2) % 5], 100, i % 7 = 0, i % 40, i % 400, (i % 400) * 1000,
+      'seed', 'seed', date '2000-03-15' + (i / 2) * interval '1 month', i % 9 = 0, 'reporting:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i`),
+} satisfies Record<string, Seed>);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { loadJurisdiction } from '../../src/domains/filing/goaml/jurisdiction-loader';
+import { generatedReport, seedReportingMonth } from './reporting-fixture';
 import { parseReportXml, type GoamlNode } from '../../src/domains/filing/goaml/report-xml';
 import { DocumentStore } from '../../src/domains/onboarding';
 import { linkToken, openCase } from '../api/onboarding-fixtures';
@@ -75,6 +76,9 @@ export const NOT_PAGES: Record<string, string> = {
   '/transazioni/:id/decisione': 'an htmx fragment (a movement\'s decision trace), drawn inside /transazioni/:id',
   // SOS
   '/dossier/sos/:codSegnalazione': 'a suspicious-transaction report as PDF or XML, a download',
+  // reporting (issue 25): a generated report's exports
+  '/reporting/:id/csv': 'a regulatory report\'s lines as CSV, a download',
+  '/reporting/:id/xlsx': 'a regulatory report\'s lines as XLSX, a download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -208,6 +212,11 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   });
   assert.equal(sos.status, 201, sos.text);
   assert.equal((await analystApi.put(`/api/sos/reports/${sos.body.id}/transition`, { action: 'submit' })).status, 200);
+  // reporting (issue 25): a comunicazione oggettiva generated from a seeded month of cash at the counter.
+  await seedReportingMonth(env, tenant, analystApi, '2025-03', 'catalogue');
+  const report = await analystApi.post('/api/reporting/generate', { tipo: 'comunicazione_oggettiva', periodo: '2025-03' });
+  assert.equal(report.status, 202, report.text);
+  await generatedReport(analystApi, report.body.items[0].id);
 
   const staff = (user: TestUser): Visitor => ({ kind: 'staff', user });
   const applicant = (caseId: string): Visitor => ({ kind: 'applicant', caseId });
@@ -354,6 +363,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'sos-istruttoria', path: `/sos/investigation/${sos.body.cod_segnalazione}`, visitor: staff(analyst) },
     { name: 'sos-completezza', path: `/sos/completeness/${sos.body.cod_segnalazione}`, visitor: staff(co) },
     { name: 'sos-trasmissione', path: `/sos/transmission/${sos.body.cod_segnalazione}`, visitor: staff(co) },
+    { name: 'reporting', path: '/reporting', visitor: staff(co) },
+    { name: 'reporting-genera', path: '/reporting/genera', visitor: staff(analyst) },
+    { name: 'reporting-dettaglio', path: `/reporting/${report.body.items[0].id}`, visitor: staff(co) },
     { name: 'kyt-evento', path: `/kyt/event/${monitoringEval.eventoKyt}`, visitor: staff(co) },
     { name: 'monitoraggio-esecuzioni', path: '/monitoraggio/esecuzioni', visitor: staff(co) },
     { name: 'monitoraggio-esecuzione-replay', path: `/monitoraggio/esecuzioni/${monitoringEval.replay}`, visitor: staff(auditor) },
