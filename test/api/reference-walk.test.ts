@@ -29,6 +29,8 @@ const NOT_REFERENCES: Record<string, string> = {
   'POST /api/risk/assessments riferimento': 'free text: what prompted the assessment',
   'POST /api/risk/calculate/{cod_anagrafe} riferimento': 'free text: what prompted the calculation',
   'POST /api/v1/travel-rule/transazioni riferimento_esterno': 'the sending VASP\'s own reference of the transfer (its idempotency key)',
+  'POST /api/reporting/reports/{id}/submit riferimento': 'free text: the portal\'s reference of the send (Infostat-UIF protocol)',
+  'POST /api/reporting/reports/{id}/complete-submission submission_id': 'a submission of the report in the path (itself 404 in another tenant): the report\'s workflow accepts only its pending one (409 SUBMISSION_NOT_PENDING)',
   'POST /api/v1/screening/run cod_anagrafe': 'the key of the screened subject in the caller\'s tenant, created when new: the screening API also serves subjects outside the registry',
   'POST /api/monitoring/rules cod_regola': 'the new rule\'s own code, its identity across versions (chosen by the tenant, refused when taken)',
   'POST /api/sos/reports content.operazioni.0.cod_alert': 'a label copied from the alert the operation came from; the operation itself is named by movimento_id',
