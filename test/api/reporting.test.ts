@@ -189,6 +189,31 @@ describe('reporting API (comunicazioni oggettive, S.AR.A.)', function () {
     assert.ok(overdue.body.items.some((i: { id: string }) => i.id === neg.id));
   });
 
+  it('page actions: another tenant\'s report is a 404, a refused step comes back with its message, bad input with the field\'s', async () => {
+    const r = await co1.post('/api/reporting/generate', { tipo: 'comunicazione_oggettiva', periodo: '2025-05' });
+    assert.equal(r.status, 202, r.text);
+    const rep = await generatedReport(co1, r.body.items[0].id);
+    for (const path of [`/reporting/${rep.id}/approva`, `/reporting/${rep.id}/invio`, `/reporting/${rep.id}/invio/${randomUUID()}/esito`]) {
+      assert.equal((await outsider.submitForm(path, { esito: 'accettata' }, '/reporting')).status, 404, path);
+    }
+    const own = await co1.submitForm(`/reporting/${rep.id}/approva`, {}, `/reporting/${rep.id}`);
+    assert.equal(own.status, 302);
+    assert.match((await co1.get(own.headers.get('location')!, { accept: 'text/html' })).text, /diverso da chi ne ha chiesto la generazione/);
+    assert.equal((await env.ownerDb('reporting_reports').where({ id: rep.id }).first()).stato, 'generated');
+    assert.equal((await co2.submitForm(`/reporting/${rep.id}/invio`, {}, `/reporting/${rep.id}`)).status, 302);
+    assert.equal((await env.ownerDb('reporting_reports').where({ id: rep.id }).first()).stato, 'generated', 'submit before approval is refused');
+    assert.equal((await co2.submitForm(`/reporting/${rep.id}/approva`, {}, `/reporting/${rep.id}`)).status, 302);
+    assert.equal((await co2.submitForm(`/reporting/${rep.id}/invio`, { riferimento: 'INFOSTAT-9' }, `/reporting/${rep.id}`)).status, 302);
+    const [sub] = await env.ownerDb('reporting_submissions').where({ report_id: rep.id }).select('id');
+    assert.equal((await co2.submitForm(`/reporting/${rep.id}/invio/not-a-uuid/esito`, { esito: 'accettata' }, `/reporting/${rep.id}`)).status, 404);
+    const bad = await co2.submitForm(`/reporting/${rep.id}/invio/${sub.id}/esito`, { esito: 'forse' }, `/reporting/${rep.id}`);
+    assert.equal(bad.status, 302);
+    assert.equal((await env.ownerDb('reporting_submissions').where({ id: sub.id }).first()).esito, 'in_attesa');
+    assert.equal((await co2.submitForm(`/reporting/${rep.id}/invio/${sub.id}/esito`, { esito: 'accettata', protocollo: 'UIF-1' }, `/reporting/${rep.id}`)).status, 302);
+    assert.equal((await env.ownerDb('reporting_reports').where({ id: rep.id }).first()).stato, 'completed');
+    assert.equal((await viewer.get(`/reporting/${rep.id}`, { accept: 'text/html' })).status, 403);
+  });
+
   it('pages: the list, the form with its messages next to the fields, a filing draft from a report', async () => {
     const list = await co1.get('/reporting', { accept: 'text/html' });
     assert.equal(list.status, 200);
