@@ -13,11 +13,11 @@ const KNOWN = [REPORT_NOT_FOUND, SUBMISSION_NOT_PENDING];
 const acts = transitionProjections<ReportActivities>(KNOWN);
 const background = proxyActivities<ReportActivities>({ ...BACKGROUND_ACTIVITY, retry: { ...BACKGROUND_ACTIVITY.retry, nonRetryableErrorTypes: [REPORT_NOT_FOUND] } });
 /**
- * Reading a month of movements: minutes on a large tenant. The activity heartbeats at each phase,
- * so a worker that dies is noticed in two minutes, not thirty; bad data fails it for good.
+ * Reading a month of movements: minutes on a large tenant. The activity heartbeats at each phase
+ * (a phase is one statement), so a worker that dies is noticed in five minutes, not thirty.
  */
 const generation = proxyActivities<ReportActivities>({
-  startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes',
+  startToCloseTimeout: '30 minutes', heartbeatTimeout: '5 minutes',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3, nonRetryableErrorTypes: [REPORT_NOT_FOUND] },
 });
 
