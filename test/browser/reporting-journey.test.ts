@@ -34,8 +34,8 @@ describe('browser: a comunicazione oggettiva generated, approved by a second use
     await a.locator('button[data-action="genera"]').click();
     await a.waitForURL(/\/reporting\/[0-9a-f-]{36}$/);
     const id = new URL(a.url()).pathname.split('/').pop()!;
+    // The page follows the generation (htmx) until the lines are there.
     await a.locator('[data-stato="generated"]').waitFor({ timeout: 30_000 });
-    await a.reload();
     assert.equal(await a.locator('[data-righe]').textContent(), '4');
     // The operations behind the executor's line: six deposits ANA-R2 made on ANA-R1's relationship.
     await a.locator('details[data-operations="3"] summary').click();
