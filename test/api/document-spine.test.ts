@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
+import { migrationsDir } from '../../src/db/bootstrap';
 import { DocumentStore } from '../../src/domains/onboarding';
 import { retentionOf } from '../../src/domains/spine';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
@@ -271,5 +272,17 @@ describe('document spine API and pages', function () {
     const detail = await co.get(ok.headers.get('location')!);
     assert.equal(detail.status, 200);
     assert.match(detail.text, /Applica il blocco legale/);
+  });
+
+  // Last: it drops and re-creates the table (what the spine itself received, uploads and holds, goes with it).
+  it('backfills every kept document when the migration runs on existing data', async () => {
+    const opts = { directory: migrationsDir, loadExtensions: ['.ts'], name: '20261218000100_create_document_spine.ts' };
+    const kinds = async () => (await env.ownerDb('documenti_spine').whereNot('tipo', 'caricamento').select('cod_azienda', 'tipo', 'sorgente_id', 'sha256', 'cod_anagrafe', 'record_id', 'sos_id')
+      .orderBy(['cod_azienda', 'tipo', 'sorgente_id'])).map((r) => JSON.stringify(r));
+    const before = await kinds();
+    assert.ok(before.some((r) => r.includes('"sos_allegato"')) && before.some((r) => r.includes('"documento"')));
+    await env.ownerDb.migrate.down(opts);
+    await env.ownerDb.migrate.up(opts);
+    assert.deepEqual(await kinds(), before);
   });
 });
