@@ -164,6 +164,30 @@ describe('document spine API and pages', function () {
     assert.match(page.text, /Record che citano il documento/);
   });
 
+  it('reads a document kept in its record (a filing package) back through its area\'s source; a rebuilt package is gone (410)', async () => {
+    const id = randomUUID();
+    const xml = '<?xml version="1.0" encoding="UTF-8"?><report><rentity_id>42</rentity_id><reason>Operazioni frazionate</reason></report>';
+    await env.ownerDb('filings').insert({
+      id, cod_azienda: tenant, titolo: 'Segnalazione goAML', tipo: 'STR', stato: 'ready', package_xml: xml, package_sha256: sha(Buffer.from(xml)),
+      created_by: 'test', prepared_by: 'test', workflow_id: `filing:${tenant}:${id}`,
+    });
+    const row = await env.ownerDb('documenti_spine').where({ cod_azienda: tenant, tipo: 'pacchetto_filing', record_id: id }).first();
+    assert.ok(row, 'indexed by the trigger');
+    assert.equal(row.archivio, 'record');
+    assert.equal(Number(row.dimensione), Buffer.byteLength(xml));
+    const r = await co.getBytes(`/documenti/spine/${row.cod_spine}/download`);
+    assert.equal(r.status, 200);
+    assert.equal(r.bytes.toString('utf8'), xml);
+    assert.match(r.headers.get('content-type') ?? '', /application\/xml/);
+    assert.equal((await audits('spine.download').where({ entity_id: row.id })).length, 1);
+    const detail = await co.get(`/documenti/spine/${row.cod_spine}`);
+    assert.match(detail.text, new RegExp(`href="/filing/${id}"`));
+    const rebuilt = `${xml}<!-- v2 -->`;
+    await env.ownerDb('filings').where({ id }).update({ package_xml: rebuilt, package_sha256: sha(Buffer.from(rebuilt)) });
+    assert.equal((await co.get(`/documenti/spine/${row.cod_spine}/download`)).status, 410);
+    assert.equal((await env.ownerDb('documenti_spine').where({ cod_azienda: tenant, tipo: 'pacchetto_filing', record_id: id })).length, 2, 'the new package is a new entry');
+  });
+
   it('computes the retention from the relationships: open while one is open, ten years after the last end; SQL and rule agree', async () => {
     const open = await person();
     await relationship(open, null);
