@@ -158,6 +158,18 @@ describe('document spine API and pages', function () {
     const mine = await send(analyst, API, { cod_anagrafe: cod }, file);
     assert.equal(mine.status, 201);
     assert.deepEqual(mine.body.citazioni.map((c: { tipo: string }) => c.tipo).sort(), ['caricamento', 'documento']);
+    // A CDD evidence with a file: indexed under its task, cited with the same bytes.
+    const pratica = randomUUID();
+    await env.ownerDb('cdd_pratiche').insert({
+      id: pratica, cod_azienda: tenant, cod_pratica: `CDD-9${String(n).padStart(5, '0')}`, cod_anagrafe: cod, livello: 'ordinaria', motivo: 'manuale', stato: 'open',
+      due_at: new Date(Date.now() + 86_400_000), created_by: 'test', workflow_id: `cdd-task:${tenant}:${pratica}`,
+    });
+    await env.ownerDb('cdd_evidenze').insert({
+      id: randomUUID(), cod_azienda: tenant, cdd_pratica_id: pratica, tipo: 'documento', descrizione: 'Visura allegata', sha256: sha(file.bytes),
+      nome_file: 'visura.pdf', mime: 'application/pdf', dimensione: file.bytes.length, created_by: 'test',
+    });
+    const cited = (await co.get(`${API}/${mine.body.cod_spine}`)).body;
+    assert.deepEqual(cited.citazioni.map((c: { tipo: string }) => c.tipo).sort(), ['caricamento', 'documento', 'evidenza']);
     const page = await co.get(`/documenti/spine/${mine.body.cod_spine}`);
     assert.equal(page.status, 200);
     assert.match(page.text, new RegExp(`/documenti/${doc.body.cod_documento}`));
