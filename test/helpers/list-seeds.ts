@@ -411,3 +411,18 @@ Object.assign(LIST_SEEDS, {
     from generate_series(1, :n) i, lateral (select (array['giornaliero','replay'])[1 + i % 2] as tipo,
       (array['completed','completed','failed','cancelled','running'])[1 + (i / 2) % 5] as stato, date '2000-01-01' + i as d) s`),
 } satisfies Record<string, Seed>);
+
+// The document spine (issue 25, part 3): documents of the seeded customers (a tenth with no customer), every kind,
+// a twentieth under legal hold, sizes spread; the customers' relationships feed the retention filter.
+Object.assign(LIST_SEEDS, {
+  'spine.documenti': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into documenti_spine (id, cod_azienda, tipo, sorgente_id, sha256, nome_file, mime, dimensione, cod_anagrafe, record_tipo, record_id,
+        archivio, blocco_legale, blocco_motivo, created_by, created_at)
+      select gen_random_uuid(), :tenant, (array['caricamento','onboarding','documento','evidenza','pacchetto_filing','firma'])[1 + i % 6], 'seed-' || i,
+        md5(i::text) || md5(:tenant || i::text), 'documento-' || i || '.pdf', 'application/pdf', 1000 + (i * 7919) % 5000000,
+        case when i % 10 = 0 then null else 'ANA-' || lpad((1 + i % :n)::text, 6, '0') end, 'anagrafe', 'ANA-' || lpad((1 + i % :n)::text, 6, '0'),
+        'store', i % 20 = 0, case when i % 20 = 0 then 'Blocco ' || i end, 'seed', now() - i * interval '1 minute'
+      from generate_series(1, :n) i`)(owner);
+  },
+} satisfies Record<string, Seed>);
