@@ -19,6 +19,7 @@ import { reportingArea } from './domains/reporting/area';
 import { riskArea } from './domains/risk/area';
 import { screeningArea } from './domains/screening/area';
 import { sosArea } from './domains/sos/area';
+import { spineArea } from './domains/spine/area';
 import { systemArea } from './domains/system/area';
 import { verificationsArea } from './domains/verifications/area';
 
@@ -46,6 +47,8 @@ export const AREAS: readonly AreaDefinition[] = [
   cddArea,
   eddArea,
   riskArea,
+  // Before verifications: /documenti/spine would otherwise be taken for a document by /documenti/:cod.
+  spineArea,
   verificationsArea,
   movementsArea,
   monitoringArea,

@@ -49,8 +49,11 @@ export function derivedUuid(seed: string): string {
 export async function removeUnreferencedBlobs(db: Knex, store: DocumentStore, codAzienda: string, shas: string[]): Promise<number> {
   const unique = [...new Set(shas)];
   if (!unique.length) return 0;
+  // The document spine (docs/document-spine.md) indexes every kept copy: the same bytes recorded by
+  // another area, or an onboarding document under legal hold, keep their file.
   const still = await withTenant(db, { codAzienda, actor: 'system' }, (trx) =>
-    trx('onboarding_documents').whereIn('sha256', unique).distinct('sha256')) as { sha256: string }[];
+    trx('onboarding_documents').whereIn('sha256', unique).distinct('sha256')
+      .union((q) => q.from('documenti_spine').where({ cod_azienda: codAzienda }).whereIn('sha256', unique).distinct('sha256'))) as { sha256: string }[];
   const keep = new Set(still.map((r) => r.sha256));
   let removed = 0;
   for (const sha of unique) {

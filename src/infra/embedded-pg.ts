@@ -19,6 +19,8 @@ export async function startEmbeddedPostgres(opts: {
   port: number;
   persistent?: boolean;
   database?: string;
+  /** A cluster thrown away when it stops (tests): see THROWAWAY_SETTINGS. */
+  throwaway?: boolean;
 }): Promise<RunningPostgres> {
   const password = 'postgres';
   const pg = new EmbeddedPostgres({
@@ -29,7 +31,7 @@ export async function startEmbeddedPostgres(opts: {
     persistent: opts.persistent ?? true,
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...embeddedSettings(totalmem()).flatMap((s) => ['-c', s])],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...[...embeddedSettings(totalmem()), ...(opts.throwaway ? THROWAWAY_SETTINGS : [])].flatMap((s) => ['-c', s])],
     onLog: (m) => logger.debug({ pg: String(m).trim() }, 'postgres'),
     onError: (m) => logger.debug({ pg: String(m).trim() }, 'postgres'),
   });
@@ -70,6 +72,15 @@ export function embeddedSettings(machineBytes: number): string[] {
     'wal_compression=on',
   ];
 }
+
+/**
+ * A cluster whose files are removed when it stops has nothing to keep through a power cut: its
+ * commits skip the flush to disk (a few milliseconds each here, most of a small test's time).
+ * A commit is still written to the WAL before it returns (synchronous_commit stays on), so a
+ * PostgreSQL process killed mid-test loses nothing; only the operating system's crash would.
+ * Never for a server that keeps data: `npm start` and the benchmarks run durable.
+ */
+export const THROWAWAY_SETTINGS = ['fsync=off', 'full_page_writes=off'];
 
 /**
  * The library's stop sends SIGINT (fast shutdown) and waits for the exit without a limit: a

@@ -16,8 +16,10 @@ export interface ScratchDatabase {
  * A database nobody else uses, for the test stack, the plan test and the benchmarks: a new
  * database on the machine's server when DATABASE_URL is set, otherwise an embedded PostgreSQL
  * of its own. `dropRoles` are dropped with it (a benchmark's own roles on a shared server).
+ * `durable: false` (tests only) starts the embedded server without flushes to disk
+ * (THROWAWAY_SETTINGS); benchmarks keep the default, so their figures are those of a real server.
  */
-export async function startScratchDatabase(opts: { name: string; dropRoles?: string[] }): Promise<ScratchDatabase> {
+export async function startScratchDatabase(opts: { name: string; dropRoles?: string[]; durable?: boolean }): Promise<ScratchDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     const admin = createKnex(serverUrl, { max: 1 });
@@ -41,6 +43,6 @@ export async function startScratchDatabase(opts: { name: string; dropRoles?: str
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'cp-pg-'));
-  const pg = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false, database: opts.name });
+  const pg = await startEmbeddedPostgres({ dir, port: await freePort(), persistent: false, database: opts.name, throwaway: opts.durable === false });
   return { ownerUrl: pg.url, async stop() { await pg.stop(); rmSync(dir, { recursive: true, force: true }); } };
 }

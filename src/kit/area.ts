@@ -2,6 +2,7 @@ import type nunjucks from 'nunjucks';
 import type { ActivityDeps } from '../../activities/deps';
 import type { Deps } from '../deps';
 import type { SessionStore } from '../http/session-store';
+import type { DocumentSource } from './document-sources';
 import type { Evaluators } from './evaluators';
 import type { HomeTiles } from './home';
 import type { ListDefinition } from './list';
@@ -65,6 +66,11 @@ export interface AreaDefinition {
    * links an alert closed as suspicious to a new report, without the alert pages importing it.
    */
   recordLinks?: RecordLinks;
+  /**
+   * The kinds of document the area keeps, as the document spine indexes them (src/kit/document-sources.ts):
+   * the name of each kind, its record's page, and how to read bytes the area keeps in its own rows.
+   */
+  documentSources?: DocumentSource[];
 }
 
 export const defineArea = (a: AreaDefinition): AreaDefinition => a;

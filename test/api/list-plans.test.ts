@@ -37,7 +37,8 @@ function requestsOf(def: ListDefinition, sort: string): { label: string; req: Li
  * transaction (the platform role for platform-wide lists), on seeded, analysed tables.
  */
 describe('list query plans (every list of the registry, on seeded data)', function () {
-  this.timeout(180_000);
+  // The seed writes about two million rows: minutes on a busy machine of two cores.
+  this.timeout(360_000);
   let p: PlanDb;
 
   before(async () => {

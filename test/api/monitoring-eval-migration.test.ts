@@ -24,7 +24,7 @@ describe('migrations: monitoring\'s evaluation paths (lists, decisions, KYT even
   const opts = (name: string) => ({ directory: migrationsDir, loadExtensions: ['.ts'], name });
 
   before(async () => {
-    scratch = await startScratchDatabase({ name: `cp_moneval_${randomBytes(4).toString('hex')}` });
+    scratch = await startScratchDatabase({ name: `cp_moneval_${randomBytes(4).toString('hex')}`, durable: false });
     db = createKnex(scratch.ownerUrl, { max: 2 });
     const setup = databaseSetup(loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' }));
     await ensureLoginRole(db, setup.roles.app, setup.passwords.app);

@@ -27,7 +27,7 @@ describe('migrations: the records monitoring reads (anagrafe declared profile, m
   const opts = (name: string) => ({ directory: migrationsDir, loadExtensions: ['.ts'], name });
 
   before(async () => {
-    scratch = await startScratchDatabase({ name: `cp_monmig_${randomBytes(4).toString('hex')}` });
+    scratch = await startScratchDatabase({ name: `cp_monmig_${randomBytes(4).toString('hex')}`, durable: false });
     db = createKnex(scratch.ownerUrl, { max: 2 });
     const setup = databaseSetup(loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' }));
     await ensureLoginRole(db, setup.roles.app, setup.passwords.app);

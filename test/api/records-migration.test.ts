@@ -22,7 +22,7 @@ describe('records migration: existing customers, relationships and owners are ke
   const tenant = 'MIGR1';
 
   before(async () => {
-    scratch = await startScratchDatabase({ name: `cp_recmig_${randomBytes(4).toString('hex')}` });
+    scratch = await startScratchDatabase({ name: `cp_recmig_${randomBytes(4).toString('hex')}`, durable: false });
     db = createKnex(scratch.ownerUrl, { max: 2 });
     const setup = databaseSetup(loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false' }));
     await ensureLoginRole(db, setup.roles.app, setup.passwords.app);

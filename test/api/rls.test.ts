@@ -207,10 +207,11 @@ describe('row-level security catalogue and behaviour (as the application role)',
       assert.equal(platform.with_check, 'true', t);
     }
     assert.deepEqual(rows.filter((r) => /app\.scope/.test(`${r.qual} ${r.with_check}`)), []);
-    // Exactly the SOS tables carry it, restrictive and for every role, reading the signed principal.
+    // Exactly the SOS tables carry it, and the document spine for its SOS attachments (docs/document-spine.md),
+    // restrictive and for every role, reading the signed principal.
     const { rows: sos } = await env.ownerDb.raw<{ rows: { tablename: string; permissive: string; roles: string; qual: string }[] }>(
       "select tablename, permissive, roles::text as roles, qual from pg_policies where schemaname = 'public' and policyname = ? order by tablename", [SOS_POLICY]);
-    assert.ok(sos.length >= 10 && sos.every((r) => r.tablename.startsWith('sos_')), JSON.stringify(sos.map((r) => r.tablename)));
+    assert.ok(sos.length >= 10 && sos.every((r) => r.tablename.startsWith('sos_') || r.tablename === 'documenti_spine'), JSON.stringify(sos.map((r) => r.tablename)));
     for (const r of sos) {
       assert.deepEqual([r.permissive, r.roles], ['RESTRICTIVE', '{public}'], r.tablename);
       assert.match(r.qual, r.tablename === 'sos_reports' ? /app_current_roles\(\).*app_current_user\(\)/s : /sos_reports/, r.tablename);

@@ -123,13 +123,25 @@ describe('system: health, OpenAPI, docs, error pages', () => {
     const co = await env.login(await env.createUser({ tenant, roles: ['co'] }));
     const r = await co.get('/api/docs', { accept: 'text/html' });
     assert.equal(r.status, 200, r.text.slice(0, 500));
+    // One area a page: every area the navigation lists, together, shows every operation once.
+    const areas = [...r.text.matchAll(/href="\/api\/docs\?area=([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!));
+    assert.ok(areas.includes('tag-Audit'), 'the Audit area is listed');
+    let all = '';
+    for (const area of areas) {
+      const page = await co.get(`/api/docs?area=${encodeURIComponent(area)}`, { accept: 'text/html' });
+      assert.equal(page.status, 200, area);
+      assert.match(page.text, new RegExp(`id="${area}"`));
+      all += page.text;
+    }
     const doc = (await co.get('/api/openapi.json')).body;
     for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
-      for (const method of Object.keys(ops)) assert.ok(r.text.includes(`data-operation="${method.toUpperCase()} ${path}"`), `${method} ${path} not on the page`);
+      for (const method of Object.keys(ops)) assert.ok(all.includes(`data-operation="${method.toUpperCase()} ${path}"`), `${method} ${path} not on any page`);
     }
-    assert.match(r.text, /id="tag-Audit"/);
-    assert.match(r.text, /Revisore interno/); // roles shown with their labels
-    assert.match(r.text, /Corpo della richiesta/);
+    assert.equal((await co.get('/api/docs?area=tag-non-esiste', { accept: 'text/html' })).status, 404);
+    const r2 = await co.get('/api/docs?area=tag-Audit', { accept: 'text/html' });
+    assert.match(r2.text, /aria-current="page"/);
+    assert.match(all, /Revisore interno/); // roles shown with their labels
+    assert.match(all, /Corpo della richiesta/);
     const scripts = [...r.text.matchAll(/<script[^>]*src="([^"]+)"/g)].map((m) => m[1]!);
     for (const src of scripts) assert.match(src, /^\/static\//, `external script ${src}`);
   });

@@ -56,14 +56,22 @@ describe('browser: every built page has a screenshot and passes axe', function (
             ctx = await browser.newContext({ locale: 'it-IT', timezoneId: 'Europe/Rome', viewport: { width: 1440, height: 900 } });
             page = await ctx.newPage();
           }
-          const status = await openInBrowser(env, page!, entry);
-          const t1 = Date.now();
-          await screenshot(page!, `page-${entry.name}`);
-          const t2 = Date.now();
-          const violations = await seriousA11yViolations(page!);
-          report.push({ name: entry.name, path: entry.path, status, violations, ms: { open: t1 - t0, screenshot: t2 - t1, axe: Date.now() - t2 } });
-          if (status !== (entry.status ?? 200)) problems.push(`${entry.name} (${entry.path}): status ${status}, expected ${entry.status ?? 200}`);
-          for (const v of violations) problems.push(`${entry.name} (${entry.path}): ${v}`);
+          // A page that throws (a screenshot timing out, a navigation failing) is one problem of
+          // the report, not the end of the walk: the others are still checked and timed.
+          try {
+            const status = await openInBrowser(env, page!, entry);
+            const t1 = Date.now();
+            await screenshot(page!, `page-${entry.name}`);
+            const t2 = Date.now();
+            const violations = await seriousA11yViolations(page!);
+            report.push({ name: entry.name, path: entry.path, status, violations, ms: { open: t1 - t0, screenshot: t2 - t1, axe: Date.now() - t2 } });
+            if (status !== (entry.status ?? 200)) problems.push(`${entry.name} (${entry.path}): status ${status}, expected ${entry.status ?? 200}`);
+            for (const v of violations) problems.push(`${entry.name} (${entry.path}): ${v}`);
+          } catch (err) {
+            problems.push(`${entry.name} (${entry.path}): ${(err as Error).message.split('\n')[0]}`);
+            await ctx?.close().catch(() => undefined);
+            ctx = undefined;
+          }
         }
         await ctx?.close();
       }

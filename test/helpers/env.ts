@@ -84,7 +84,7 @@ async function startTestEnv(): Promise<TestEnv> {
   const mail = await startDevMailServer({ smtpPort: await freePort(), webPort: await freePort() });
   stops.push(() => mail.stop());
   const config = loadConfig({ ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false', SMTP_URL: `smtp://127.0.0.1:${mail.smtpPort}` });
-  const scratch = await startScratchDatabase({ name: `cp_test_${randomBytes(4).toString('hex')}` });
+  const scratch = await startScratchDatabase({ name: `cp_test_${randomBytes(4).toString('hex')}`, durable: false });
   const { ownerUrl } = scratch;
   stops.push(() => scratch.stop());
   const ownerDb = createKnex(ownerUrl, { max: 3 });

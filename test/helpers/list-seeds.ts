@@ -57,12 +57,22 @@ const movementsSeed: Seed = async (owner) => {
   }
 };
 
+/**
+ * The CDD lists' customers (CDDSEED-1...), written once per database for both CDD seeds: each
+ * writing them with "on conflict do nothing" made the second wait on the first's rows, and wrote
+ * the table's indexes twice.
+ */
+const cddCustomersSeeded = new WeakMap<Knex, Promise<void>>();
+const seedCddCustomers: Seed = (owner) => {
+  if (!cddCustomersSeeded.has(owner)) {
+    cddCustomersSeeded.set(owner, perTenant(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+      select :tenant, 'CDDSEED-' || i, 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n) i`)(owner));
+  }
+  return cddCustomersSeeded.get(owner)!;
+};
+
 export const LIST_SEEDS: Record<string, Seed> = {
-  cdd_tasks: perTenant(`with c as (
-      insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
-      select :tenant, 'CDDSEED-' || i, 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n) i
-      on conflict do nothing
-    )
+  cdd_tasks: async (owner) => { await seedCddCustomers(owner); await perTenant(`
     insert into cdd_pratiche (id, cod_azienda, cod_pratica, cod_anagrafe, livello, motivo, stato, due_at, created_by, workflow_id, created_at, updated_at, assegnatario,
       motivazione_astensione, motivo_eliminazione)
     select gen_random_uuid(), :tenant, 'CDD-' || lpad(i::text, 6, '0'), 'CDDSEED-' || i,
@@ -72,18 +82,14 @@ export const LIST_SEEDS: Record<string, Seed> = {
       'seed', 'cdd-task:' || :tenant || ':' || i, now() - i * interval '1 minute', now(),
       case when i % 20 = 0 then (select cod_utente from utenti where username = 'seed-user-' || :tenant) end,
       'Motivazione ' || i, 'Motivo ' || i
-    from generate_series(1, :n) i`),
+    from generate_series(1, :n) i`)(owner); },
 
-  cdd_reviews: perTenant(`with c as (
-      insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
-      select :tenant, 'CDDSEED-' || i, 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n) i
-      on conflict do nothing
-    )
+  cdd_reviews: async (owner) => { await seedCddCustomers(owner); await perTenant(`
     insert into cdd_reviews (id, cod_azienda, cod_anagrafe, motivo, classe_rischio, due_at, stato, workflow_id, created_at, updated_at)
     select gen_random_uuid(), :tenant, 'CDDSEED-' || i, 'prima_revisione', (array['basso','medio','medio_alto','alto'])[1 + i % 4],
       now() + ((i % 2000) - 100) * interval '1 day', (array['programmata','programmata','programmata','scaduta','annullata'])[1 + i % 5],
       'cdd-review:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
-    from generate_series(1, :n) i`),
+    from generate_series(1, :n) i`)(owner); },
 
   cases: perTenant(`insert into cases (id, cod_azienda, titolo, descrizione, tipo, priorita, stato, opened_by, sla_days, sla_due_at, overdue, workflow_id, created_at, updated_at, assegnatario)
     select gen_random_uuid(), :tenant, 'Caso ' || i, 'Descrizione del caso ' || md5(i::text), 'indagine',
@@ -414,4 +420,19 @@ Object.assign(LIST_SEEDS, {
       (array['generated','approved','submitted','completed','failed'])[1 + (i / 2) % 5], 100, i % 7 = 0, i % 40, i % 400, (i % 400) * 1000,
       'seed', 'seed', date '2000-03-15' + (i / 2) * interval '1 month', i % 9 = 0, 'reporting:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
     from generate_series(1, :n) i`),
+} satisfies Record<string, Seed>);
+
+// The document spine (issue 25, part 3): documents of the seeded customers (a tenth with no customer), every kind,
+// a twentieth under legal hold, sizes spread; the customers' relationships feed the retention filter.
+Object.assign(LIST_SEEDS, {
+  'spine.documenti': async (owner: Knex) => {
+    await seedCustomers(owner);
+    await perTenant(`insert into documenti_spine (id, cod_azienda, tipo, sorgente_id, sha256, nome_file, mime, dimensione, cod_anagrafe, record_tipo, record_id,
+        archivio, blocco_legale, blocco_motivo, created_by, created_at)
+      select gen_random_uuid(), :tenant, (array['caricamento','onboarding','documento','evidenza','pacchetto_filing','firma'])[1 + i % 6], 'seed-' || i,
+        md5(i::text) || md5(:tenant || i::text), 'documento-' || i || '.pdf', 'application/pdf', 1000 + (i * 7919) % 5000000,
+        case when i % 10 = 0 then null else 'ANA-' || lpad((1 + i % :n)::text, 6, '0') end, 'anagrafe', 'ANA-' || lpad((1 + i % :n)::text, 6, '0'),
+        'store', i % 20 = 0, case when i % 20 = 0 then 'Blocco ' || i end, 'seed', now() - i * interval '1 minute'
+      from generate_series(1, :n) i`)(owner);
+  },
 } satisfies Record<string, Seed>);

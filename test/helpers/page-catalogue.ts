@@ -79,6 +79,8 @@ export const NOT_PAGES: Record<string, string> = {
   // reporting (issue 25): a generated report's exports
   '/reporting/:id/csv': 'a regulatory report\'s lines as CSV, a download',
   '/reporting/:id/xlsx': 'a regulatory report\'s lines as XLSX, a download',
+  // document spine
+  '/documenti/spine/:codSpine/download': 'a document of the spine, a download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -198,6 +200,10 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
   const riskSeed = await seedRiskPortfolio(env.ownerDb, tenant, { overrideBy: analyst.cod_utente });
   // verifications: documents (a passport in two versions, verified; an identity card whose verification failed).
   const documents = await seedDocumentPages(env, tenant, coApi);
+  // document spine: the verified passport as the spine indexed it (its versions share no bytes; held, to show the hold).
+  const spineEntry = await env.ownerDb('documenti_spine').where({ cod_azienda: tenant, record_codice: documents.verified }).orderBy('created_at', 'desc').first('cod_spine') as { cod_spine: string };
+  await env.ownerDb('documenti_spine').where({ cod_azienda: tenant, cod_spine: spineEntry.cod_spine })
+    .update({ blocco_legale: true, blocco_motivo: 'Richiesta dell\'autorità giudiziaria', blocco_by: 'catalogo', blocco_at: new Date() });
   const riskAssessment = await analystApi.post('/api/risk/calculate/ANA-EDD001', {});
   assert.equal(riskAssessment.status, 201, riskAssessment.text);
   const verifications = await seedVerificationPages(env, tenant, analystApi); // console (issue 13)
@@ -352,6 +358,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'documenti-carica', path: '/documenti/carica?cod_anagrafe=ANA-DOC001', visitor: staff(analyst) },
     { name: 'documento-verificato', path: `/documenti/${documents.verified}`, visitor: staff(co) },
     { name: 'documento-non-valido', path: `/documenti/${documents.failed}`, visitor: staff(auditor) },
+    // document spine
+    { name: 'documenti-spine', path: '/documenti/spine', visitor: staff(analyst) },
+    { name: 'documento-spine', path: `/documenti/spine/${spineEntry.cod_spine}`, visitor: staff(co) },
     { name: 'rischio-scenari-esecuzione', path: `/rischio/scenari?esecuzione=${riskBatch.dryRunId}&cambia=false`, visitor: staff(auditor) },
     // monitoring: evaluation paths (KYT, decisions, runs, named lists, release of a draft)
     { name: 'kyt-decisione', path: `/kyt/decision/${monitoringEval.decisioneKyt}`, visitor: staff(analyst) },

@@ -28,7 +28,7 @@ let template: Promise<{ scratch: ScratchDatabase; name: string; serverUrl: strin
 function planTemplate() {
   template ??= (async () => {
     const name = `cp_plan_tmpl_${randomBytes(4).toString('hex')}`;
-    const scratch = await startScratchDatabase({ name });
+    const scratch = await startScratchDatabase({ name, durable: false });
     atRunEnd(async () => { template = undefined; await scratch.stop(); });
     const owner = createKnex(scratch.ownerUrl, { max: 1 });
     try {

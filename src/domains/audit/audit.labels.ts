@@ -274,6 +274,11 @@ export const AUDIT_ACTION_LABELS = {
   'monitoring.release.request': 'Richiesta la messa in vigore di una bozza di regola',
   'monitoring.release.approve': 'Messa in vigore della bozza approvata (quattro occhi)',
   'monitoring.release.reject': 'Messa in vigore della bozza respinta',
+  // Document spine (issue 25, part 3)
+  'spine.upload': 'Documento caricato nell\'indice dei documenti',
+  'spine.download': 'Documento scaricato dall\'indice dei documenti',
+  'spine.hold': 'Blocco legale applicato a un documento',
+  'spine.release': 'Blocco legale rimosso da un documento',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createEsignActivities } from '../../../activities/esign/esign.activities';
 import { defineArea } from '../../kit/area';
+import { esignDocumentSource } from './esign.document-source';
 import { registerEsignPages } from './esign.pages';
 import { registerEsignRoutes } from './esign.routes';
 
@@ -11,4 +12,5 @@ export const esignArea = defineArea({
   routes: [registerEsignRoutes, registerEsignPages],
   activities: createEsignActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/esign/esign.workflow.ts', import.meta.url))],
+  documentSources: [esignDocumentSource],
 });

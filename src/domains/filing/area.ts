@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createFilingActivities } from '../../../activities/filing/filing.activities';
 import { defineArea } from '../../kit/area';
+import { filingDocumentSource } from './filing.document-source';
 import { FILING_READERS } from './filing.access';
 import { registerFilingPages } from './filing.pages';
 import { registerFilingRoutes } from './filing.routes';
@@ -16,4 +17,5 @@ export const filingArea = defineArea({
     { section: 'Indagini', label: 'Filing', href: '/filing', roles: FILING_READERS, order: 30 },
     { section: 'Indagini', label: 'Scrivania filing', href: '/filing/workbench', roles: FILING_READERS, order: 31 },
   ],
+  documentSources: [filingDocumentSource],
 });

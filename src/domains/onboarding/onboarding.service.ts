@@ -220,7 +220,8 @@ export async function uploadDocument(deps: Deps, row: CaseRow, input: UploadInpu
     await editOnboarding(await onboardingTemporal(deps), row, { kind: 'document-add', document });
   } catch (err) {
     // Refused (case no longer editable, owner gone): bytes no row points to are not kept.
-    const used = await withTenant(deps.db, { codAzienda: row.cod_azienda, actor: 'cliente' }, (trx) => trx('onboarding_documents').where({ sha256 }).first('id'));
+    const used = await withTenant(deps.db, { codAzienda: row.cod_azienda, actor: 'cliente' }, async (trx) =>
+      (await trx('onboarding_documents').where({ sha256 }).first('id')) ?? (await trx('documenti_spine').where({ cod_azienda: row.cod_azienda, sha256 }).first('id')));
     if (!used) await store.remove(row.cod_azienda, sha256);
     // A parallel upload took the case's last share meanwhile: the same answer as the check above.
     if (err instanceof HttpError && LIMIT_CODES.has(err.code)) return limitResult(err.status as 413 | 422, err.code, err.extra);

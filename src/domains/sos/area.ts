@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createSosActivities } from '../../../activities/sos/sos.activities';
 import { defineArea } from '../../kit/area';
+import { sosDocumentSource } from './sos.document-source';
 import { registerSosDossier } from './sos.dossier';
 import { sosRecordLinks } from './sos.links';
 import { registerSosPages } from './sos.pages';
@@ -17,4 +18,5 @@ export const sosArea = defineArea({
   workflowModules: [fileURLToPath(new URL('../../../workflows/sos/sos.workflow.ts', import.meta.url))],
   recordLinks: sosRecordLinks,
   navigation: [{ section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ACCESS, order: 20 }],
+  documentSources: [sosDocumentSource],
 });

@@ -25,6 +25,10 @@ export const SOS_AUDIT_ACTIONS = {
   'sos.content': 'Contenuto aggiornato',
   'sos.attachment': 'Allegato aggiunto',
   'sos.communication': 'Comunicazione UIF registrata',
+  // Through the document spine (docs/document-spine.md): the tenant's chain never names an SOS document.
+  'sos.document.download': 'Allegato scaricato dall\'indice dei documenti',
+  'sos.document.hold': 'Blocco legale applicato a un allegato',
+  'sos.document.release': 'Blocco legale rimosso da un allegato',
 } as const;
 export type SosAuditAction = keyof typeof SOS_AUDIT_ACTIONS;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { render } from '../../http/render';
+import { notFound } from '../../http/errors';
 import type { RegisterRoutes } from '../../kit/area';
 import { API_TITLE, appVersion, docsModel, schemaSummary } from './api-docs';
 import { checkHealth } from './health';
@@ -41,8 +42,13 @@ export const registerSystemRoutes: RegisterRoutes = (router, { deps, views }) =>
   }), async (ctx) => {
     const doc = router.openapi.document({ title: API_TITLE, version: appVersion });
     const groups = docsModel(doc);
+    // One area at a time: the whole API on one page (hundreds of operations with their
+    // parameter tables) is slow to draw and to search by eye.
+    const wanted = typeof ctx.query.area === 'string' ? ctx.query.area : groups[0]?.id;
+    const current = groups.find((g) => g.id === wanted);
+    if (!current) throw notFound('Area dell\'API');
     render(ctx, views, 'system/api-docs.njk', {
-      title: 'Documentazione API', groups, version: appVersion, apiTitle: API_TITLE,
+      title: `Documentazione API · ${current.tag}`, groups, current, version: appVersion, apiTitle: API_TITLE,
       operationCount: groups.reduce((n, g) => n + g.operations.length, 0), schemaSummary,
     });
   });

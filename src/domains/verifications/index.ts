@@ -8,3 +8,5 @@ export * from './structure';
 export { checkDigit, codiceFiscaleMismatches, parseMrz, verifyDocument, type DocumentCheck, type MrzFields, type MrzResult } from './documents';
 // Travel rule: transfers on IVMS101 data, their screening, rules and decisions.
 export * from './travel-rule';
+// The multipart reader of document forms (size limit, one file, Italian refusals): the document spine's upload uses it too.
+export { DOCUMENT_READERS, DOCUMENT_WRITERS, megabytes, parseDocumentUpload, type ParsedUpload } from './documents/documents.upload';
