@@ -5,6 +5,9 @@ import { appendAudit } from '../audit';
 import { insertMovements, MOVEMENT_PARTITIONS_SQL, MovementReferenceError, movementMonths } from './movements.insert';
 import type { ValidMovement } from './movements.schemas';
 
+/** A movement this call wrote, with its subject (what an evaluator needs: nothing read back). */
+export interface WrittenMovement { id: string; data_operazione: string; cod_anagrafe: string }
+
 /** Keeps the audit event small for a batch of a thousand: the relationships it touched, up to this many. */
 const AUDITED_RELATIONSHIPS = 20;
 
@@ -13,8 +16,14 @@ const AUDITED_RELATIONSHIPS = 20;
  * that is not the tenant's is a 422 naming the item (`movimenti.<index>.<field>`); keys already held
  * are answered as already present. One audit event for the request, with its counts, when it wrote
  * anything (a re-sent batch changes nothing and records nothing).
+ * `inTransaction`: called with what was written after the audit and before the commit (the
+ * evaluators that decide in the recording's transaction, src/kit/evaluators.ts); it must not throw
+ * (the kit's evaluateMovementsInTransaction does not), its answer is `evaluated`.
  */
-export async function createMovements(db: Knex, codAzienda: string, actor: string, movimenti: ValidMovement[]) {
+export async function createMovements<E = undefined>(
+  db: Knex, codAzienda: string, actor: string, movimenti: ValidMovement[],
+  inTransaction?: (trx: Knex.Transaction, written: readonly WrittenMovement[]) => Promise<E>,
+) {
   // The first statement sets the tenant and makes sure of the months' partitions: one round trip.
   return withTenantFirst(db, { codAzienda, actor }, { sql: MOVEMENT_PARTITIONS_SQL, bindings: [movementMonths(movimenti)] }, async (trx) => {
     let result;
@@ -39,9 +48,12 @@ export async function createMovements(db: Knex, codAzienda: string, actor: strin
         },
       });
     }
+    const scritti: WrittenMovement[] = result.items.filter((i) => i.inserted).map((i) => ({ id: i.id, data_operazione: i.data_operazione, cod_anagrafe: i.cod_anagrafe! }));
+    const evaluated = inTransaction ? await inTransaction(trx, scritti) : undefined;
     return {
       /** What this call wrote, with each movement's subject (for the evaluators: nothing read back). */
-      scritti: result.items.filter((i) => i.inserted).map((i) => ({ id: i.id, data_operazione: i.data_operazione, cod_anagrafe: i.cod_anagrafe })),
+      scritti,
+      evaluated,
       inseriti: result.inserted,
       gia_presenti: result.skipped,
       movimenti: result.items.map((i, indice) => ({

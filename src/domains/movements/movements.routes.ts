@@ -2,7 +2,7 @@ import { withTenant } from '../../db/tenant';
 import { tenantOf } from '../../http/auth';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
-import { evaluateMovements } from '../../kit/evaluators';
+import { evaluateMovements, evaluateMovementsInTransaction } from '../../kit/evaluators';
 import { STAFF_READ, type Role } from '../../kit/roles';
 import { createMovements } from './movements.commands';
 import { listMovements } from './movements.repo';
@@ -26,9 +26,12 @@ export const registerMovementRoutes: RegisterRoutes = (router, { deps, areas }) 
     tag, access: staff(WRITERS), body: createMovementsSchema, response: createMovementsResponse, status: 201,
     otherResponses: { 200: createMovementsResponse },
     handler: async (ctx, { body }) => {
-      const created = await createMovements(deps.db, tenantOf(ctx), ctx.state.user!.username, body.movimenti);
-      // After the commit: the movements stand whatever the evaluation answers (src/kit/evaluators.ts).
-      const decisions = await evaluateMovements(areas, deps, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, movimenti: created.scritti });
+      const who = { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username };
+      // The evaluator decides before the commit, under a savepoint (one commit for the movements and
+      // their decisions), or after it; the movements stand whatever it answers (src/kit/evaluators.ts).
+      const created = await createMovements(deps.db, who.codAzienda, who.actor, body.movimenti,
+        (trx, movimenti) => evaluateMovementsInTransaction(areas, trx, deps, { ...who, movimenti }));
+      const decisions = created.evaluated ?? await evaluateMovements(areas, deps, { ...who, movimenti: created.scritti });
       const result = {
         inseriti: created.inseriti, gia_presenti: created.gia_presenti,
         movimenti: created.movimenti.map((m) => ({ ...m, ...(decisions?.has(m.id) ? { decisione: decisions.get(m.id)! } : {}) })),
