@@ -80,8 +80,18 @@ export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string,
 }
 
 export async function submitKytEvents(deps: Deps, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
+  return (await submitKytRequests(deps, codAzienda, actor, [eventi]))[0]!;
+}
+
+/**
+ * Several requests of one tenant and user in one transaction (the group commit of POST
+ * /api/kyt/events, src/kit/group-commit.ts): their events recorded and evaluated together, each
+ * request answered as if alone. An event whose customer cannot be told fails the whole call (the
+ * 422 naming it): the group commit then writes each request on its own, with its own paths.
+ */
+export async function submitKytRequests(deps: Deps, codAzienda: string, actor: string, requests: readonly (readonly KytEventInput[])[]) {
   const { items, decisions, before } = await withTenant(deps.db, { codAzienda, actor }, async (trx) => {
-    const items = await recordKytEvents(trx, codAzienda, actor, eventi);
+    const items = await recordKytEvents(trx, codAzienda, actor, requests.flat());
     // An event recorded before answers with its decision (or pending, when it has none yet): one read for all of them.
     const earlier = items.filter((x) => !x.nuovo && x.row.cod_decisione);
     const before = earlier.length
@@ -97,17 +107,22 @@ export async function submitKytEvents(deps: Deps, codAzienda: string, actor: str
     return { items, decisions, before };
   });
   const pending: RecordDecision = { stato: 'in_attesa', motivo: PENDING_UNAVAILABLE };
-  return {
-    inseriti: items.filter((x) => x.nuovo).length,
-    gia_presenti: items.filter((x) => !x.nuovo).length,
-    eventi: items.map((x, indice) => {
-      let decisione: RecordDecision = pending;
-      const made = decisions?.get(x.row.id);
-      const old = x.row.cod_decisione ? before.get(x.row.cod_decisione) : undefined;
-      if (made) decisione = made;
-      else if (old) decisione = { stato: 'valutata', cod_decisione: old.cod_decisione, esito: old.esito, punteggio: old.punteggio, regole_attivate: old.regole.filter((r) => r.vero).map((r) => r.cod_regola), alert: old.alert };
-      const evento = made ? { ...x.row, cod_decisione: made.stato === 'valutata' ? made.cod_decisione : null } : x.row;
-      return { indice, esito: x.nuovo ? 'inserito' as const : 'gia_presente' as const, evento, decisione };
-    }),
-  };
+  let from = 0;
+  return requests.map((eventi) => {
+    const mine = items.slice(from, from += eventi.length);
+    return {
+      inseriti: mine.filter((x) => x.nuovo).length,
+      gia_presenti: mine.filter((x) => !x.nuovo).length,
+      eventi: mine.map((x, indice) => {
+        let decisione: RecordDecision = pending;
+        // The same transfer twice in one call: both answer the decision made for it.
+        const made = decisions?.get(x.row.id);
+        const old = x.row.cod_decisione ? before.get(x.row.cod_decisione) : undefined;
+        if (made) decisione = made;
+        else if (old) decisione = { stato: 'valutata', cod_decisione: old.cod_decisione, esito: old.esito, punteggio: old.punteggio, regole_attivate: old.regole.filter((r) => r.vero).map((r) => r.cod_regola), alert: old.alert };
+        const evento = made ? { ...x.row, cod_decisione: made.stato === 'valutata' ? made.cod_decisione : null } : x.row;
+        return { indice, esito: x.nuovo ? 'inserito' as const : 'gia_presente' as const, evento, decisione };
+      }),
+    };
+  });
 }
