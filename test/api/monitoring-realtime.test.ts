@@ -207,6 +207,36 @@ describe('monitoring in real time (POST /api/movimenti answers the decision; /ap
     assert.equal(esito(b), 'alert', 'the second waited for the first to commit and read it in its window');
   });
 
+  it('writes requests sent at once together (group commit), each answered as if alone: a bad one refused on its own, a key sent twice recorded once', async () => {
+    const small = (key: string, rapporto = 'R-2') => ({ ...cash(key, 10, '2026-05-02'), cod_rapporto: rapporto });
+    const bodies = [...Array.from({ length: 8 }, (_, i) => small(`gc-${i}`, i % 2 ? 'R-1' : 'R-2')), small('gc-dup'), small('gc-dup')];
+    const answers = await Promise.all(bodies.map((b) => analyst.post('/api/movimenti', b)));
+    for (const a of answers.slice(0, 8)) {
+      assert.equal(a.status, 201, a.text);
+      assert.equal(a.body.movimenti[0].decisione.stato, 'valutata', a.text);
+    }
+    const dup = answers.slice(8).map((a) => ({ status: a.status, esito: a.body.movimenti[0].esito, id: a.body.movimenti[0].id }));
+    assert.deepEqual(dup.map((d) => d.status).sort(), [200, 201]);
+    assert.deepEqual(dup.map((d) => d.esito).sort(), ['gia_presente', 'inserito']);
+    assert.equal(dup[0]!.id, dup[1]!.id);
+    // One audit event per request that wrote; requests written in one transaction share its time.
+    const ids = answers.filter((a) => a.status === 201).map((a) => a.body.movimenti[0].id);
+    const audits = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'movimenti.insert' }).whereIn('entity_id', ids).select('occurred_at');
+    assert.equal(audits.length, 9);
+    assert.ok(new Set(audits.map((a) => a.occurred_at.getTime())).size < 9, 'some of the requests shared a transaction');
+
+    // A request naming a relationship that is not the tenant's fails its batch: each is then written alone.
+    const mixed = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => analyst.post('/api/movimenti', small(`gc-ok-${i}`))),
+      analyst.post('/api/movimenti', { movimenti: [small('gc-bad-0'), small('gc-bad-1', 'R-999')] }),
+    ]);
+    for (const a of mixed.slice(0, 5)) assert.equal(a.status, 201, a.text);
+    const bad = mixed[5]!;
+    assert.equal(bad.status, 422, bad.text);
+    assert.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['movimenti.1.cod_rapporto'], 'its own index, as if it had come alone');
+    assert.equal(await count('movimenti_chiavi', { cod_azienda: tenant, chiave_esterna: 'gc-bad-0' }), 0, 'nothing of the refused request is written');
+  });
+
   it('keeps rules, lists and peer medians in memory only while the tenant\'s stamp holds: a change committed anywhere is in force at the next evaluation', async () => {
     const context = () => withTenant(env.deps.db, { codAzienda: tenant, actor: 'test' }, async (trx) => {
       const c = await evaluationContext(trx, tenant);
