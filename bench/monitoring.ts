@@ -61,9 +61,9 @@ if (stack) try {
     const COD = 'BENCH';
     const { client, token } = await seededTenant(stack, COD, CUSTOMERS, MOVEMENTS);
     await evaluationPathFigure(stack, { codAzienda: COD, customers: CUSTOMERS, samples: num('BENCH_SAMPLES', 500), concurrency: 8, out });
-    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out });
-    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: 4, seconds: SECONDS, batch: 100, out });
-    await realPathFigure(client, token, { what: 'kyt', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out });
+    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out, appPid: stack.pid });
+    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: 4, seconds: SECONDS, batch: 100, out, appPid: stack.pid });
+    await realPathFigure(client, token, { what: 'kyt', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out, appPid: stack.pid });
     client.close();
   }
 } finally {
