@@ -38,3 +38,15 @@ export function treeCpuMs(rootPid: number): number | undefined {
   walk(rootPid);
   return (ticks * 1000) / TICKS;
 }
+
+/**
+ * The tree's CPU rate (ms per second) while nothing is asked of it: Temporal's dev server, the audit
+ * sealer's polling, PostgreSQL's background work. Subtracted from a figure's CPU, so that a slow
+ * figure does not charge its events with the background's time.
+ */
+export async function idleCpuMsPerSecond(rootPid: number, seconds = 5): Promise<number | undefined> {
+  const a = treeCpuMs(rootPid);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const b = treeCpuMs(rootPid);
+  return a === undefined || b === undefined ? undefined : (b - a) / seconds;
+}
