@@ -15,6 +15,7 @@
  */
 import { loadavg } from 'node:os';
 import { REALISTIC_HISTORY, seedDeclaredProfiles } from './monitoring/history';
+import { idleCpuMsPerSecond } from './lib/process-cpu';
 import { evaluationPathFigure, realPathFigure } from './monitoring/realtime';
 import { replayFigure } from './monitoring/replay';
 import { seedBenchRules } from './monitoring/rules';
@@ -61,9 +62,10 @@ if (stack) try {
     const COD = 'BENCH';
     const { client, token } = await seededTenant(stack, COD, CUSTOMERS, MOVEMENTS);
     await evaluationPathFigure(stack, { codAzienda: COD, customers: CUSTOMERS, samples: num('BENCH_SAMPLES', 500), concurrency: 8, out });
-    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out });
-    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: 4, seconds: SECONDS, batch: 100, out });
-    await realPathFigure(client, token, { what: 'kyt', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out });
+    const idle = await idleCpuMsPerSecond(stack.pid);
+    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out, appPid: stack.pid, idleCpuMsPerSecond: idle });
+    await realPathFigure(client, token, { what: 'movimenti', customers: CUSTOMERS, concurrency: 4, seconds: SECONDS, batch: 100, out, appPid: stack.pid, idleCpuMsPerSecond: idle });
+    await realPathFigure(client, token, { what: 'kyt', customers: CUSTOMERS, concurrency: CONCURRENCY, seconds: SECONDS, batch: 1, out, appPid: stack.pid, idleCpuMsPerSecond: idle });
     client.close();
   }
 } finally {

@@ -5,6 +5,7 @@ import { platformStore, type MonitoringStore } from '../../src/domains/monitorin
 import { evaluateEvent, type MovimentoMonitorato, type ProfiloCliente } from '../../src/domains/monitoring/engine';
 import { evaluateEvents } from '../../src/domains/monitoring/evaluation/realtime';
 import { ruleSetFor } from '../../src/domains/monitoring/evaluation/rule-set';
+import { treeCpuMs } from '../lib/process-cpu';
 import type { AppStack } from '../platform/app-stack';
 import { closedLoop, serverMs, type BenchHttp } from '../platform/load';
 import { percentile } from '../risk/measure';
@@ -50,12 +51,17 @@ interface Decided { stato: string; esito?: string }
  */
 export async function realPathFigure(client: BenchHttp, token: string, p: {
   what: 'movimenti' | 'kyt'; customers: number; concurrency: number; seconds: number; batch: number; out: Out;
+  /** The app's process: its CPU (and its PostgreSQL's) per event is reported beside the rate. */
+  appPid?: number;
+  /** The app's CPU rate when idle (idleCpuMsPerSecond), taken off the figure's CPU. */
+  idleCpuMsPerSecond?: number;
 }) {
   let events = 0;
   let pending = 0;
   let alerts = 0;
   const run = randomUUID().slice(0, 8);
   const headers = { 'x-csrf-token': token };
+  const cpu0 = p.appPid ? treeCpuMs(p.appPid) : undefined;
   const figures = await closedLoop({
     concurrency: p.concurrency, seconds: p.seconds,
     send: async (i) => {
@@ -73,6 +79,9 @@ export async function realPathFigure(client: BenchHttp, token: string, p: {
       return { ok: true, serverMs: serverMs(a) };
     },
   });
+  const cpu1 = p.appPid ? treeCpuMs(p.appPid) : undefined;
+  const cpuPerEvent = cpu0 !== undefined && cpu1 !== undefined && events
+    ? +((cpu1 - cpu0 - (p.idleCpuMsPerSecond ?? 0) * figures.seconds) / events).toFixed(2) : undefined;
   p.out({
     figure: `real-path-${p.what}${p.batch > 1 ? `-batch-${p.batch}` : ''}`,
     path: p.what === 'movimenti' ? 'POST /api/movimenti (answered with each decision)' : 'POST /api/kyt/events (answered with each decision)',
@@ -80,6 +89,11 @@ export async function realPathFigure(client: BenchHttp, token: string, p: {
     events_per_second: +(events / figures.seconds).toFixed(1), request_p50_ms: figures.p50_ms, request_p99_ms: figures.p99_ms,
     ...(figures.server_p50_ms !== undefined ? { server_p50_ms: figures.server_p50_ms } : {}),
     decisions_pending: pending, decisions_not_clean: alerts, target: '>= 2,000 events/s, p50 and p99 < 50 ms',
+    // The app's CPU (Node, PostgreSQL, Temporal) per event, its idle rate taken off, whatever else the machine ran; and what 2 idle cores would allow at that cost.
+    ...(cpuPerEvent !== undefined ? {
+      app_cpu_ms_per_event: cpuPerEvent, app_idle_cpu_ms_per_s: p.idleCpuMsPerSecond === undefined ? null : Math.round(p.idleCpuMsPerSecond),
+      events_per_second_2_idle_cores: Math.round(2_000 / cpuPerEvent),
+    } : {}),
   });
 }
 

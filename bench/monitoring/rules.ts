@@ -20,7 +20,12 @@ function longerWindows(c: Condizione): Condizione {
   if ('tutti' in c) return { tutti: c.tutti.map(longerWindows) };
   if ('almeno_uno' in c) return { almeno_uno: c.almeno_uno.map(longerWindows) };
   if ('non' in c) return { non: longerWindows(c.non) };
-  if ('aggregato' in c && c.aggregato.finestra_giorni <= 90) return { ...c, aggregato: { ...c.aggregato, finestra_giorni: c.aggregato.finestra_giorni * 2 } };
+  if ('aggregato' in c && c.aggregato.finestra_giorni <= 90) {
+    const finestra = c.aggregato.finestra_giorni * 2;
+    // A ratio's history is at least as long as its window (the rule's validation): stretched with it where it was shorter.
+    const storico = c.aggregato.storico_giorni === undefined ? {} : { storico_giorni: Math.max(c.aggregato.storico_giorni, finestra) };
+    return { ...c, aggregato: { ...c.aggregato, finestra_giorni: finestra, ...storico } };
+  }
   return c;
 }
 

@@ -191,5 +191,30 @@ describe('KYT events and alerts (/api/kyt/*) and the named lists (/api/monitorin
       const again = await analyst.post(`/api/kyt/alerts/${alertDecision}/escalate`, {});
       assert.equal(again.status, 409, again.text);
     });
+
+    it('writes events sent at once together, each request answered as if alone: the same transfer in two is one event with one decision, an unknown customer refused on its own', async () => {
+      const twice = event({ data_ora: '2026-03-11T09:00:00Z' });
+      const answers = await Promise.all([
+        ...Array.from({ length: 6 }, () => analyst.post('/api/kyt/events', event({ importo_eur: 50, data_ora: '2026-03-11T10:00:00Z' }))),
+        analyst.post('/api/kyt/events', twice), analyst.post('/api/kyt/events', twice),
+      ]);
+      for (const a of answers.slice(0, 6)) {
+        assert.equal(a.status, 201, a.text);
+        assert.equal(a.body.eventi[0].decisione.stato, 'valutata', a.text);
+      }
+      const dup = answers.slice(6).map((a) => a.body.eventi[0]);
+      assert.deepEqual(dup.map((d) => d.esito).sort(), ['gia_presente', 'inserito']);
+      assert.equal(dup[0].evento.id, dup[1].evento.id);
+      assert.equal(dup[0].decisione.cod_decisione, dup[1].decisione.cod_decisione, 'both answer the one decision');
+      assert.equal(Number((await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: dup[0].evento.id }).count('* as n'))[0]!.n), 1);
+
+      const mixed = await Promise.all([
+        ...Array.from({ length: 4 }, () => analyst.post('/api/kyt/events', event({ importo_eur: 60 }))),
+        analyst.post('/api/kyt/events', { eventi: [event(), event({ indirizzo_a: STRANGER, cod_anagrafe: 'C-404', direzione: 'entrata' })] }),
+      ]);
+      for (const a of mixed.slice(0, 4)) assert.equal(a.status, 201, a.text);
+      assert.equal(mixed[4]!.status, 422, mixed[4]!.text);
+      assert.ok(paths(mixed[4]!).every((p) => p.startsWith('eventi.1.')), mixed[4]!.text);
+    });
   });
 });

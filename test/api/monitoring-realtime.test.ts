@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { withTenant } from '../../src/db/tenant';
 import { evaluationContext } from '../../src/domains/monitoring/evaluation/context';
 import { movementEvaluator } from '../../src/domains/monitoring/evaluation/movement-evaluator';
+import { createMovements } from '../../src/domains/movements/movements.commands';
+import { movementInputSchema } from '../../src/domains/movements/movements.schemas';
+import { evaluateMovementsInTransaction } from '../../src/kit/evaluators';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 import { activateDraft, ruleBody, seedCustomers } from '../helpers/monitoring-fixture';
@@ -22,6 +25,8 @@ describe('monitoring in real time (POST /api/movimenti answers the decision; /ap
   const cash = (key: string, importo: number, day = '2026-03-20') => ({
     cod_rapporto: 'R-1', data_operazione: day, importo, segno: 'entrata', contanti: true, causale: 'Versamento contanti', chiave_esterna: key,
   });
+
+  const real = movementEvaluator.inTransaction!.bind(movementEvaluator);
 
   before(async () => {
     env = await getTestEnv();
@@ -102,20 +107,134 @@ describe('monitoring in real time (POST /api/movimenti answers the decision; /ap
     assert.equal((await viewer.get('/api/engine/evidence/qualcosa')).status, 404);
   });
 
-  it('leaves the movement recorded and the decision pending when the evaluation fails; the daily batch decides it', async () => {
-    const evaluate = movementEvaluator.evaluate;
-    movementEvaluator.evaluate = () => Promise.reject(new Error('engine unavailable'));
-    let r;
+  /** Runs `fn` with the movements' in-transaction evaluator replaced by `stub` (which may call the real one). */
+  async function withEvaluator<T>(stub: NonNullable<typeof movementEvaluator.inTransaction>, fn: () => Promise<T>): Promise<T> {
+    const real = movementEvaluator.inTransaction;
+    movementEvaluator.inTransaction = stub;
     try {
-      r = await analyst.post('/api/movimenti', cash('rt-5', 9_000, '2026-03-24'));
+      return await fn();
     } finally {
-      movementEvaluator.evaluate = evaluate;
+      movementEvaluator.inTransaction = real;
     }
+  }
+  const count = async (table: string, where: Record<string, unknown>) => Number((await env.ownerDb(table).where(where).count('* as n'))[0]!.n);
+
+  it('leaves the movement recorded and the decision pending when the evaluation fails after writing: its writes roll back to the savepoint; the daily batch decides it', async () => {
+    const alertsBefore = await count('monitoring_alert', { cod_azienda: tenant });
+    const auditBefore = await count('audit_events', { cod_azienda: tenant, action: 'monitoring.alert.raise' });
+    let wrote: string[] = [];
+    // The real evaluation runs (it records the decision and raises an alert: 9,000 EUR in cash on top of the window's), then a statement fails in the savepoint.
+    const r = await withEvaluator(async (trx, deps, p) => {
+      const decided = await real(trx, deps, p);
+      wrote = [...decided.values()].flatMap((d) => (d.stato === 'valutata' ? [d.esito] : []));
+      await trx.raw('select 1 / 0');
+      return decided;
+    }, () => analyst.post('/api/movimenti', cash('rt-5', 9_000, '2026-03-24')));
+    assert.deepEqual(wrote, ['alert'], 'the evaluation had recorded its decision and raised its alert before failing');
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.movimenti[0].decisione.stato, 'in_attesa');
     assert.match(r.body.movimenti[0].decisione.motivo, /elaborazione giornaliera/);
-    assert.ok(await env.ownerDb('movimenti').where({ cod_azienda: tenant, id: r.body.movimenti[0].id }).first('id'), 'the movement stands');
-    assert.equal(await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: r.body.movimenti[0].id }).first(), undefined);
+    const id = r.body.movimenti[0].id;
+    assert.ok(await env.ownerDb('movimenti').where({ cod_azienda: tenant, id }).first('id'), 'the movement stands');
+    assert.equal(await count('audit_events', { cod_azienda: tenant, action: 'movimenti.insert', entity_id: id }), 1, 'with its audit event');
+    assert.equal(await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: id }).first(), undefined, 'no decision: the daily batch decides it');
+    assert.equal(await count('monitoring_alert', { cod_azienda: tenant }), alertsBefore, 'the alert it raised is gone with it');
+    assert.equal(await count('audit_events', { cod_azienda: tenant, action: 'monitoring.alert.raise' }), auditBefore);
+    assert.equal(await count('monitoring_alert_movimenti', { cod_azienda: tenant, movimento_id: id }), 0);
+
+    // An evaluator that throws before writing anything: the same.
+    const r2 = await withEvaluator(() => Promise.reject(new Error('engine unavailable')), () => analyst.post('/api/movimenti', cash('rt-5b', 100, '2026-03-24')));
+    assert.equal(r2.status, 201, r2.text);
+    assert.equal(r2.body.movimenti[0].decisione.stato, 'in_attesa');
+    assert.ok(await env.ownerDb('movimenti').where({ cod_azienda: tenant, id: r2.body.movimenti[0].id }).first('id'));
+  });
+
+  it('commits the movement and its evaluation\'s writes together: neither is visible before the commit, both after', async () => {
+    let seenInside: unknown;
+    const r = await withEvaluator(async (trx, deps, p) => {
+      const decided = await real(trx, deps, p);
+      // Another connection, while the request's transaction is still open: nothing of it is there yet.
+      const id = p.movimenti[0]!.id;
+      seenInside = {
+        movimento: await count('movimenti', { cod_azienda: tenant, id }),
+        decisione: await count('monitoring_decisioni', { cod_azienda: tenant, evento_id: id }),
+        alert: await count('monitoring_alert_movimenti', { cod_azienda: tenant, movimento_id: id }),
+        // Inside the transaction, all of it.
+        dentro: Number((await trx('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: id }).count('* as n'))[0]!.n),
+      };
+      return decided;
+    }, () => analyst.post('/api/movimenti', cash('rt-5c', 9_500, '2026-03-25')));
+    assert.equal(r.status, 201, r.text);
+    const d = r.body.movimenti[0].decisione;
+    assert.deepEqual([d.stato, d.esito, d.alert.length], ['valutata', 'alert', 1], r.text);
+    assert.deepEqual(seenInside, { movimento: 0, decisione: 0, alert: 0, dentro: 1 });
+    const id = r.body.movimenti[0].id;
+    assert.equal(await count('movimenti', { cod_azienda: tenant, id }), 1);
+    const decision = await env.ownerDb('monitoring_decisioni').where({ cod_azienda: tenant, evento_id: id }).first('cod_decisione', 'alert');
+    assert.equal(decision.cod_decisione, d.cod_decisione);
+    assert.equal(decision.alert[0].id, d.alert[0].id, 'the decision names its alert');
+    assert.ok(await count('monitoring_alert_movimenti', { cod_azienda: tenant, alert_id: d.alert[0].id, movimento_id: id }), 'the alert holds the movement');
+  });
+
+  it('evaluates two movements of one customer recorded at once one after the other: the later reads the earlier once it committed', async () => {
+    // C-2 has no cash yet: 6,000 at 10:00 and 6,000 at 11:00 reach the 10,000 threshold only together.
+    const evaluators = [{ evaluators: { movements: movementEvaluator } }];
+    const post = (key: string, ora: string, hold?: Promise<void>, evaluated?: () => void) => createMovements(env.deps.db, tenant, 'test',
+      [movementInputSchema.parse({ ...cash(key, 6_000, '2026-04-10'), cod_rapporto: 'R-2', ora_operazione: ora })],
+      async (trx, movimenti) => {
+        const d = await evaluateMovementsInTransaction(evaluators, trx, env.deps, { codAzienda: tenant, actor: 'test', movimenti });
+        evaluated?.();
+        await hold;
+        return d;
+      });
+    let commitFirst!: () => void;
+    const firstEvaluated = new Promise<void>((resolve) => {
+      void post('rt-c2-a', '10:00:00', new Promise<void>((r) => { commitFirst = r; }), resolve).then((x) => { first = x; });
+    });
+    let first: Awaited<ReturnType<typeof post>> | undefined;
+    await firstEvaluated;
+    // The first is evaluated and not committed; the second is recorded and evaluated meanwhile.
+    let secondDone = false;
+    const second = post('rt-c2-b', '11:00:00').finally(() => { secondDone = true; });
+    const waitingOnLock = async () => Number((await env.ownerDb.raw(`select count(*) as n from pg_stat_activity
+      where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()`)).rows[0].n) > 0;
+    while (!secondDone && !await waitingOnLock()) await new Promise((r) => setTimeout(r, 10));
+    commitFirst();
+    const b = await second;
+    while (!first) await new Promise((r) => setTimeout(r, 10));
+    const esito = (x: Awaited<ReturnType<typeof post>>) => { const d = x.evaluated!.get(x.scritti[0]!.id)!; return d.stato === 'valutata' ? d.esito : d.stato; };
+    assert.equal(esito(first), 'nessuna_anomalia');
+    assert.equal(esito(b), 'alert', 'the second waited for the first to commit and read it in its window');
+  });
+
+  it('writes requests sent at once together (group commit), each answered as if alone: a bad one refused on its own, a key sent twice recorded once', async () => {
+    const small = (key: string, rapporto = 'R-2') => ({ ...cash(key, 10, '2026-05-02'), cod_rapporto: rapporto });
+    const bodies = [...Array.from({ length: 8 }, (_, i) => small(`gc-${i}`, i % 2 ? 'R-1' : 'R-2')), small('gc-dup'), small('gc-dup')];
+    const answers = await Promise.all(bodies.map((b) => analyst.post('/api/movimenti', b)));
+    for (const a of answers.slice(0, 8)) {
+      assert.equal(a.status, 201, a.text);
+      assert.equal(a.body.movimenti[0].decisione.stato, 'valutata', a.text);
+    }
+    const dup = answers.slice(8).map((a) => ({ status: a.status, esito: a.body.movimenti[0].esito, id: a.body.movimenti[0].id }));
+    assert.deepEqual(dup.map((d) => d.status).sort(), [200, 201]);
+    assert.deepEqual(dup.map((d) => d.esito).sort(), ['gia_presente', 'inserito']);
+    assert.equal(dup[0]!.id, dup[1]!.id);
+    // One audit event per request that wrote; requests written in one transaction share its time.
+    const ids = answers.filter((a) => a.status === 201).map((a) => a.body.movimenti[0].id);
+    const audits = await env.ownerDb('audit_events').where({ cod_azienda: tenant, action: 'movimenti.insert' }).whereIn('entity_id', ids).select('occurred_at');
+    assert.equal(audits.length, 9);
+    assert.ok(new Set(audits.map((a) => a.occurred_at.getTime())).size < 9, 'some of the requests shared a transaction');
+
+    // A request naming a relationship that is not the tenant's fails its batch: each is then written alone.
+    const mixed = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => analyst.post('/api/movimenti', small(`gc-ok-${i}`))),
+      analyst.post('/api/movimenti', { movimenti: [small('gc-bad-0'), small('gc-bad-1', 'R-999')] }),
+    ]);
+    for (const a of mixed.slice(0, 5)) assert.equal(a.status, 201, a.text);
+    const bad = mixed[5]!;
+    assert.equal(bad.status, 422, bad.text);
+    assert.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['movimenti.1.cod_rapporto'], 'its own index, as if it had come alone');
+    assert.equal(await count('movimenti_chiavi', { cod_azienda: tenant, chiave_esterna: 'gc-bad-0' }), 0, 'nothing of the refused request is written');
   });
 
   it('keeps rules, lists and peer medians in memory only while the tenant\'s stamp holds: a change committed anywhere is in force at the next evaluation', async () => {

@@ -1,6 +1,7 @@
+import type { Knex } from 'knex';
 import assert from 'node:assert/strict';
 import type { Deps } from '../../src/deps';
-import { evaluateMovements, PENDING_UNAVAILABLE, type MovementEvaluator } from '../../src/kit/evaluators';
+import { evaluateMovements, evaluateMovementsInTransaction, PENDING_UNAVAILABLE, type MovementEvaluator } from '../../src/kit/evaluators';
 import { evaluateEvent } from '../../src/domains/monitoring/engine';
 import { decisionOutcome, hitKey, toCandidates } from '../../src/domains/monitoring/evaluation/candidates';
 import { dayOfDecisionCode, decodeRules, encodeRules, newDecisionCode } from '../../src/domains/monitoring/evaluation/decisions.codec';
@@ -174,6 +175,21 @@ describe('monitoring evaluation paths (pure parts)', () => {
       const partial = await evaluateMovements([area(async () => new Map([['m1', decided]]))], deps, p);
       assert.deepEqual(partial!.get('m1'), decided);
       assert.equal(partial!.get('m2')!.stato, 'in_attesa');
+    });
+
+    it('leaves to after the commit an evaluator that does not evaluate in the transaction, and opens its savepoint for one that does', async () => {
+      const untouched = new Proxy({}, { get: () => { throw new Error('the transaction is not used'); } }) as Knex.Transaction;
+      assert.equal(await evaluateMovementsInTransaction([{}], untouched, deps, p), undefined);
+      assert.equal(await evaluateMovementsInTransaction([area(async () => new Map())], untouched, deps, p), undefined);
+      const decided = { stato: 'valutata' as const, cod_decisione: 'DEC-20260310-0000000000002', esito: 'nessuna_anomalia' as const, punteggio: 0, regole_attivate: [], alert: [] };
+      let savepoints = 0;
+      const trx = { transaction: (fn: (sp: Knex.Transaction) => Promise<unknown>) => { savepoints++; return fn(trx as unknown as Knex.Transaction); } } as unknown as Knex.Transaction;
+      const inTx = { evaluators: { movements: { evaluate: async () => new Map(), inTransaction: async () => new Map([['m1', decided]]) } } };
+      const r = await evaluateMovementsInTransaction([inTx], trx, deps, p);
+      assert.equal(savepoints, 1);
+      assert.deepEqual([r!.get('m1'), r!.get('m2')!.stato], [decided, 'in_attesa']);
+      const failing = { evaluators: { movements: { evaluate: async () => new Map(), inTransaction: () => Promise.reject(new Error('down')) } } };
+      assert.deepEqual([...(await evaluateMovementsInTransaction([failing], trx, deps, p))!.values()].map((d) => d.stato), ['in_attesa', 'in_attesa']);
     });
   });
 });

@@ -38,6 +38,13 @@ export function forgetEvaluationContexts(): void {
   cached.clear();
 }
 
+/** The transaction a savepoint (Knex's nested transaction) belongs to. */
+function outermost(trx: Knex.Transaction): Knex.Transaction {
+  let t = trx;
+  while (t.parentTransaction) t = t.parentTransaction;
+  return t;
+}
+
 async function readStamp(trx: Knex.Transaction, codAzienda: string): Promise<string> {
   const { rows } = await trx.raw<{ rows: { contesto: string }[] }>(`select ${CONTEXT_STAMP_SQL}`, [codAzienda]);
   return rows[0]!.contesto;
@@ -60,7 +67,8 @@ export async function evaluationContext(trx: Knex.Transaction, codAzienda: strin
     const set = ruleSetFor(codAzienda, await store.activeRules(trx, codAzienda), await store.lists(trx, codAzienda));
     const fresh: Cached = { stamp, refKey, set, peers: new Map() };
     // An older stamp committing last only costs the next evaluation a read: it sees the newer stamp.
-    trx.executionPromise.then(() => cached.set(codAzienda, fresh), () => undefined);
+    // Kept once the outermost transaction commits (a savepoint's release is not a commit).
+    outermost(trx).executionPromise.then(() => cached.set(codAzienda, fresh), () => undefined);
     entry = fresh;
   }
   const e = entry;

@@ -116,6 +116,15 @@ export async function findDecision(trx: Knex.Transaction, codAzienda: string, co
   return decode(await trx('monitoring_decisioni').where({ cod_azienda: codAzienda, cod_decisione: code, giorno }).first(COLUMNS(trx)));
 }
 
+/** Decisions by their codes, in one statement (their days name the partitions to read); codes not the tenant's, or not codes, are left out. */
+export async function findDecisions(trx: Knex.Transaction, codAzienda: string, codes: readonly string[]): Promise<DecisionRecord[]> {
+  const valid = [...new Set(codes)].filter((c) => dayOfDecisionCode(c));
+  if (!valid.length) return [];
+  const rows = await trx('monitoring_decisioni').where('cod_azienda', codAzienda)
+    .whereIn('giorno', [...new Set(valid.map((c) => dayOfDecisionCode(c)!))]).whereIn('cod_decisione', valid).select(COLUMNS(trx)) as Record<string, unknown>[];
+  return rows.map((r) => decode(r)!);
+}
+
 /** The decision on an event (a movement on its day, a KYT event on its day). */
 export async function decisionOfEvent(trx: Knex.Transaction, codAzienda: string, eventoId: string, giorno: Giorno): Promise<DecisionRecord | undefined> {
   return decode(await trx('monitoring_decisioni').where({ cod_azienda: codAzienda, evento_id: eventoId, giorno, tipo: 'evento' }).first(COLUMNS(trx)));

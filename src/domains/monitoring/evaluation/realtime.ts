@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { withTenantFirst } from '../../../db/tenant';
+import { EvaluationLate } from '../../../kit/evaluators';
 import { evaluateEvent, type Giorno, type MovimentoMonitorato } from '../engine';
 import { addDays } from '../engine/engine.dates';
 import { CONTEXT_STAMP_SQL, evaluationContext } from './context';
@@ -11,10 +12,11 @@ import type { MonitoringStore } from './store';
 import { monitoringStore } from './store.current';
 
 /**
- * Real time (docs/monitoring.md, "Evaluation paths"): events already committed (movements of a
+ * Real time (docs/monitoring.md, "Evaluation paths"): events just written (movements of a
  * POST /api/movimenti, KYT events) evaluated in the process that received them, against the
  * store, each with the window ending at it; the decisions and their alerts recorded in the
- * caller's tenant transaction. The answer is each event's decision.
+ * caller's tenant transaction: the recording's own, under a savepoint (evaluateInTransaction),
+ * or one after its commit (evaluateInOwnTransaction). The answer is each event's decision.
  */
 
 /** Which engine made a decision: ENGINE_INSTANCE, or this host and process. */
@@ -31,6 +33,8 @@ export async function evaluateEvents(trx: Knex.Transaction, codAzienda: string, 
   store?: MonitoringStore; actor?: string; now?: Date;
   /** The tenant's freshness stamp, when the transaction's first statement read it (CONTEXT_STAMP_SQL). */
   stamp?: string;
+  /** Epoch ms: past it, once the reads are done, nothing is recorded (EvaluationLate). */
+  deadline?: number;
 } = {}): Promise<Map<string, DecisionSummary>> {
   const out = new Map<string, DecisionSummary>();
   if (!events.length) return out;
@@ -57,6 +61,7 @@ export async function evaluateEvents(trx: Knex.Transaction, codAzienda: string, 
     const decisione = evaluateEvent(set.regole, { profilo, storico: histories.get(e.cod_anagrafe)!, evento, pari });
     items.push({ decisione, fonte: e.fonte, durata_ms: loading + performance.now() - t });
   }
+  if (opts.deadline !== undefined && Date.now() >= opts.deadline) throw new EvaluationLate();
   const recorded = await recordEvaluations(trx, codAzienda, items, set, {
     origine: 'tempo_reale', history: byId, motore: engineInstance(), actor: opts.actor, now: opts.now,
   });
@@ -81,4 +86,35 @@ export async function evaluateInOwnTransaction(db: Knex, codAzienda: string, act
       notePartitionsEnsured(trx, giorni);
       return evaluateEvents(trx, codAzienda, events, { stamp: first.contesto, actor: opts.decisionActor });
     });
+}
+
+/**
+ * The events' customers locked for the rest of the transaction (sorted: two requests never wait
+ * for each other in a circle). In the recording's transaction the evaluation reads the history
+ * before the records commit, so two requests at once for one customer would each miss the other's
+ * event; with the lock the second reads after the first committed and sees it (each statement of
+ * READ COMMITTED reads what committed before it started), as when evaluations ran after the
+ * commit. Its one binding: the keys (customerLockKeys).
+ */
+const CUSTOMER_LOCKS_SQL = '(select count(pg_advisory_xact_lock(hashtextextended(k, 0))) from (select unnest(?::text[]) as k order by 1) l) as clienti';
+const customerLockKeys = (codAzienda: string, events: readonly EventRef[]) =>
+  [...new Set(events.map((e) => `monitoring-cliente|${codAzienda}|${e.cod_anagrafe}`))].sort();
+
+/**
+ * Events evaluated inside the transaction that recorded them (the caller opened a savepoint for
+ * it: src/kit/evaluators.ts), so the records and the decisions commit together. The first
+ * statement bounds the rest by the deadline (statement_timeout and lock_timeout: a statement
+ * still running then is cancelled by the server), locks the events' customers, reads the tenant's
+ * freshness stamp and makes sure of the decisions' partitions: one round trip.
+ */
+export async function evaluateInTransaction(trx: Knex.Transaction, codAzienda: string, events: readonly EventRef[], opts: { deadline: number; decisionActor?: string }) {
+  if (!events.length) return new Map<string, DecisionSummary>();
+  const left = Math.floor(opts.deadline - Date.now());
+  if (left <= 0) throw new EvaluationLate();
+  const giorni = [...new Set(events.map((e) => e.giorno))];
+  const { rows } = await trx.raw<{ rows: { contesto: string }[] }>(
+    `select set_config('statement_timeout', ?, true) as st, set_config('lock_timeout', ?, true) as lt, ${CUSTOMER_LOCKS_SQL}, ${CONTEXT_STAMP_SQL}, ${DECISION_PARTITIONS_SQL}`,
+    [String(left), String(left), customerLockKeys(codAzienda, events), codAzienda, giorni]);
+  notePartitionsEnsured(trx, giorni);
+  return evaluateEvents(trx, codAzienda, events, { stamp: rows[0]!.contesto, actor: opts.decisionActor, deadline: opts.deadline });
 }

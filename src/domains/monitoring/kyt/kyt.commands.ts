@@ -3,19 +3,21 @@ import type { Knex } from 'knex';
 import { withTenant } from '../../../db/tenant';
 import type { Deps } from '../../../deps';
 import { ValidationError, type FieldError } from '../../../http/errors';
-import { EVALUATION_DEADLINE_MS, PENDING_UNAVAILABLE, type RecordDecision } from '../../../kit/evaluators';
+import { evaluateUnderSavepoint, PENDING_UNAVAILABLE, type RecordDecision } from '../../../kit/evaluators';
 import { appendAudit } from '../../audit';
-import { findDecision, type DecisionRecord } from '../evaluation/decisions.repo';
+import { findDecisions, type DecisionRecord } from '../evaluation/decisions.repo';
 import { replyDecision } from '../evaluation/movement-evaluator';
-import { evaluateInOwnTransaction } from '../evaluation/realtime';
+import { evaluateInTransaction } from '../evaluation/realtime';
 import { addressHolders, namedCustomers, resolveEvent, romeDayTime, type Resolution } from './kyt.resolve';
 import type { KytEventInput } from './kyt.schemas';
 
 /**
  * POST /api/kyt/events: the events recorded in one tenant transaction (all or nothing: an event
- * whose customer cannot be told is a 422 naming it), idempotent on chain, hash and direction; then,
- * after the commit, evaluated like a movement and answered with the decision. An evaluation that
- * fails or is late leaves the events recorded and their decision pending (the daily batch).
+ * whose customer cannot be told is a 422 naming it), idempotent on chain, hash and direction, and
+ * evaluated like a movement in the same transaction under a savepoint (src/kit/evaluators.ts):
+ * the events and their decisions commit together, answered with the decision. An evaluation that
+ * fails or is late rolls back to the savepoint: the events are recorded and their decision is
+ * pending (the daily batch).
  */
 
 export interface KytEventRow {
@@ -77,46 +79,50 @@ export async function recordKytEvents(trx: Knex.Transaction, codAzienda: string,
   return items;
 }
 
-/** Evaluates the new events in a transaction of their own, bounded in time; null when it failed or was late. */
-async function evaluateNew(deps: Deps, codAzienda: string, actor: string, rows: readonly KytEventRow[]): Promise<Map<string, RecordDecision> | null> {
-  if (!rows.length) return new Map();
-  // The decision's insert names it on each event's row, in the evaluation's transaction.
-  const run = evaluateInOwnTransaction(deps.db, codAzienda, actor, rows.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { decisionActor: 'sistema:kyt' })
-    .then((decided) => new Map([...decided].map(([id, s]) => [id, replyDecision(s)]))).catch((err: unknown) => { deps.logger.warn({ err, codAzienda }, 'KYT evaluation failed: decisions pending'); return null; });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), EVALUATION_DEADLINE_MS); });
-  try {
-    return await Promise.race([run, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+export async function submitKytEvents(deps: Deps, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
+  return (await submitKytRequests(deps, codAzienda, actor, [eventi]))[0]!;
 }
 
-export async function submitKytEvents(deps: Deps, codAzienda: string, actor: string, eventi: readonly KytEventInput[]) {
-  const items = await withTenant(deps.db, { codAzienda, actor }, (trx) => recordKytEvents(trx, codAzienda, actor, eventi));
-  const decisions = await evaluateNew(deps, codAzienda, actor, items.filter((x) => x.nuovo).map((x) => x.row));
-  // An event recorded before answers with its decision (or pending, when it has none yet).
-  const earlier = items.filter((x) => !x.nuovo && x.row.cod_decisione);
-  const before = earlier.length
-    ? await withTenant(deps.db, { codAzienda, actor }, async (trx) => {
-      // One query at a time: a transaction is one connection.
-      const found = new Map<string, DecisionRecord | undefined>();
-      for (const x of earlier) found.set(x.row.id, await findDecision(trx, codAzienda, x.row.cod_decisione!));
-      return found;
-    })
-    : new Map<string, DecisionRecord | undefined>();
+/**
+ * Several requests of one tenant and user in one transaction (the group commit of POST
+ * /api/kyt/events, src/kit/group-commit.ts): their events recorded and evaluated together, each
+ * request answered as if alone. An event whose customer cannot be told fails the whole call (the
+ * 422 naming it): the group commit then writes each request on its own, with its own paths.
+ */
+export async function submitKytRequests(deps: Deps, codAzienda: string, actor: string, requests: readonly (readonly KytEventInput[])[]) {
+  const { items, decisions, before } = await withTenant(deps.db, { codAzienda, actor }, async (trx) => {
+    const items = await recordKytEvents(trx, codAzienda, actor, requests.flat());
+    // An event recorded before answers with its decision (or pending, when it has none yet): one read for all of them.
+    const earlier = items.filter((x) => !x.nuovo && x.row.cod_decisione);
+    const before = earlier.length
+      ? new Map((await findDecisions(trx, codAzienda, earlier.map((x) => x.row.cod_decisione!))).map((d) => [d.cod_decisione, d]))
+      : new Map<string, DecisionRecord>();
+    const fresh = items.filter((x) => x.nuovo).map((x) => x.row);
+    // The decision's insert names it on each event's row, under the savepoint.
+    const decisions = fresh.length
+      ? await evaluateUnderSavepoint(trx, deps, { codAzienda, eventi: fresh.length }, async (sp, deadline) => new Map([...await evaluateInTransaction(sp, codAzienda,
+        fresh.map((r) => ({ fonte: 'kyt' as const, id: r.id, cod_anagrafe: r.cod_anagrafe, giorno: r.giorno })), { deadline, decisionActor: 'sistema:kyt' })]
+        .map(([id, d]) => [id, replyDecision(d)])))
+      : new Map<string, RecordDecision>();
+    return { items, decisions, before };
+  });
   const pending: RecordDecision = { stato: 'in_attesa', motivo: PENDING_UNAVAILABLE };
-  return {
-    inseriti: items.filter((x) => x.nuovo).length,
-    gia_presenti: items.filter((x) => !x.nuovo).length,
-    eventi: items.map((x, indice) => {
-      let decisione: RecordDecision = pending;
-      const made = decisions?.get(x.row.id);
-      const old = before.get(x.row.id);
-      if (made) decisione = made;
-      else if (old) decisione = { stato: 'valutata', cod_decisione: old.cod_decisione, esito: old.esito, punteggio: old.punteggio, regole_attivate: old.regole.filter((r) => r.vero).map((r) => r.cod_regola), alert: old.alert };
-      const evento = made ? { ...x.row, cod_decisione: made.stato === 'valutata' ? made.cod_decisione : null } : x.row;
-      return { indice, esito: x.nuovo ? 'inserito' as const : 'gia_presente' as const, evento, decisione };
-    }),
-  };
+  let from = 0;
+  return requests.map((eventi) => {
+    const mine = items.slice(from, from += eventi.length);
+    return {
+      inseriti: mine.filter((x) => x.nuovo).length,
+      gia_presenti: mine.filter((x) => !x.nuovo).length,
+      eventi: mine.map((x, indice) => {
+        let decisione: RecordDecision = pending;
+        // The same transfer twice in one call: both answer the decision made for it.
+        const made = decisions?.get(x.row.id);
+        const old = x.row.cod_decisione ? before.get(x.row.cod_decisione) : undefined;
+        if (made) decisione = made;
+        else if (old) decisione = { stato: 'valutata', cod_decisione: old.cod_decisione, esito: old.esito, punteggio: old.punteggio, regole_attivate: old.regole.filter((r) => r.vero).map((r) => r.cod_regola), alert: old.alert };
+        const evento = made ? { ...x.row, cod_decisione: made.stato === 'valutata' ? made.cod_decisione : null } : x.row;
+        return { indice, esito: x.nuovo ? 'inserito' as const : 'gia_presente' as const, evento, decisione };
+      }),
+    };
+  });
 }

@@ -5,6 +5,7 @@ import { notFound } from '../../../http/errors';
 import type { Ctx } from '../../../http/render';
 import { staff } from '../../../kit/access';
 import type { RegisterRoutes } from '../../../kit/area';
+import { GroupCommit } from '../../../kit/group-commit';
 import { rolesFor } from '../../../kit/process';
 import { STAFF_READ, type Role } from '../../../kit/roles';
 import { kytAlertMachine } from '../../../../workflows/monitoring-alert/kyt-alert.machine';
@@ -12,10 +13,10 @@ import { escalateAlert } from '../alerts/alerts.escalate';
 import { findAlert } from '../alerts/alerts.repo';
 import { traceByCode } from '../evaluation/trace';
 import { decisionTraceResponse } from '../evaluation/trace.schemas';
-import { submitKytEvents } from './kyt.commands';
+import { submitKytRequests } from './kyt.commands';
 import { kytAlertOfDecision, listKytEvents } from './kyt.repo';
 import {
-  escalateKytSchema, kytEventListResponse, listKytEventsQuery, submitKytEventsResponse, submitKytEventsSchema,
+  escalateKytSchema, kytEventListResponse, listKytEventsQuery, MAX_KYT_EVENTS_PER_REQUEST, submitKytEventsResponse, submitKytEventsSchema, type KytEventInput,
 } from './kyt.schemas';
 
 /** Who sends KYT events: the operators and the compliance officer (or the tenant's systems signed in as one). */
@@ -36,6 +37,10 @@ export async function escalateKytDecision(deps: Parameters<RegisterRoutes>[1]['d
 }
 
 export const registerKytRoutes: RegisterRoutes = (router, { deps }) => {
+  interface Submit { codAzienda: string; actor: string; eventi: readonly KytEventInput[] }
+  // Requests of one tenant and user that arrive while one of theirs is being written share the next transaction and its commit.
+  const submits = new GroupCommit((_key, batch: readonly Submit[]) => submitKytRequests(deps, batch[0]!.codAzienda, batch[0]!.actor, batch.map((s) => s.eventi)),
+    { maxSize: MAX_KYT_EVENTS_PER_REQUEST, sizeOf: (s) => s.eventi.length });
   router.api({
     method: 'GET', path: '/api/kyt/events', summary: 'Elenco degli eventi KYT (trasferimenti di cripto-attività dei clienti), per cliente, blockchain e periodo', tag,
     access: staff(STAFF_READ), query: listKytEventsQuery, response: kytEventListResponse,
@@ -48,7 +53,8 @@ export const registerKytRoutes: RegisterRoutes = (router, { deps }) => {
     tag, access: staff(KYT_WRITERS), body: submitKytEventsSchema, response: submitKytEventsResponse, status: 201,
     otherResponses: { 200: submitKytEventsResponse },
     handler: async (ctx, { body }) => {
-      const result = await submitKytEvents(deps, tenantOf(ctx), ctx.state.user!.username, body.eventi);
+      const who = { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username };
+      const result = await submits.submit(`${who.codAzienda}\n${who.actor}`, { ...who, eventi: body.eventi });
       if (result.inseriti > 0) return result;
       ctx.status = 200;
       ctx.body = result;
