@@ -261,6 +261,12 @@ export const AUDIT_ACTION_LABELS = {
   'monitoring.release.request': 'Richiesta la messa in vigore di una bozza di regola',
   'monitoring.release.approve': 'Messa in vigore della bozza approvata (quattro occhi)',
   'monitoring.release.reject': 'Messa in vigore della bozza respinta',
+  // Customer dossiers (docs/dossier.md)
+  'dossier.generate': 'Fascicolo del cliente generato',
+  'dossier.sign': 'Firma del fascicolo avviata',
+  'dossier.complete-signing': 'Fascicolo firmato',
+  'dossier.archive': 'Fascicolo archiviato',
+  'dossier.download': 'Fascicolo del cliente scaricato',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
