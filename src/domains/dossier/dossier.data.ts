@@ -103,7 +103,7 @@ export async function collectDossierData(trx: Knex.Transaction, codAzienda: stri
     }));
   }
   if (has('rischio')) {
-    const page = await listAssessments(trx, codAzienda, { cod_anagrafe: codAnagrafe, limit: 10, offset: 0 } as AssessmentListQuery, '');
+    const page = await listAssessments(trx, codAzienda, { cod_anagrafe: codAnagrafe, sort: '-created_at', limit: 10, offset: 0 } as AssessmentListQuery, '');
     const a = page.items.find((x) => DECIDED.includes(x.stato));
     if (a) {
       const e = explainAssessment(a);

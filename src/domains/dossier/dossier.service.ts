@@ -30,7 +30,7 @@ const unknownSubject = () => new ValidationError([{ path: 'cod_anagrafe', messag
 /** The dossier or 404: another tenant's is invisible under row-level security, so "not found" too. */
 export async function requireDossier(deps: Deps, codAzienda: string, user: SessionUser, id: string): Promise<DossierRecord> {
   const row = await db(deps, codAzienda, user)((trx) => getDossier(trx, id));
-  if (!row) throw notFound('Fascicolo');
+  if (!row) throw notFound('Fascicolo', 'm');
   return row;
 }
 
@@ -50,7 +50,7 @@ export function dossierView(deps: Deps, user: SessionUser, row: DossierRecord) {
 export async function dossierDetail(deps: Deps, codAzienda: string, user: SessionUser, id: string) {
   return db(deps, codAzienda, user)(async (trx) => {
     const row = await getDossier(trx, id);
-    if (!row) throw notFound('Fascicolo');
+    if (!row) throw notFound('Fascicolo', 'm');
     return { ...dossierView(deps, user, row), events: await dossierEvents(trx, id) };
   });
 }
@@ -90,7 +90,7 @@ export async function transitionDossier(deps: Deps, codAzienda: string, user: Se
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
     if (isFinal(dossierMachine, row.stato)) decideInTransaction(dossierMachine, { state: row.stato, action: args.action, actor, record: { ...row }, input: { ...args } });
-    throw notFound('Fascicolo');
+    throw notFound('Fascicolo', 'm');
   }
 }
 
@@ -105,7 +105,7 @@ export async function downloadDossier(deps: Deps, codAzienda: string, user: Sess
     const row = await trx('dossiers').where({ cod_anagrafe: codAnagrafe }).modify((b) => { if (q.id) b.where({ id: q.id }); })
       .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .first([...DOSSIER_COLUMNS, ...(q.formato === 'pdf' ? ['pdf'] : [])]) as (DossierRecord & { pdf?: Buffer }) | undefined;
-    if (!row) throw notFound('Fascicolo');
+    if (!row) throw notFound('Fascicolo', 'm');
     await appendAudit(trx, {
       codAzienda, actor: user.username, action: 'dossier.download', entityType: 'dossier', entityId: row.id,
       data: { cod_anagrafe: codAnagrafe, formato: q.formato, sha256: row.pdf_sha256, stato: row.stato },
