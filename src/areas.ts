@@ -4,6 +4,7 @@ import { auditArea } from './domains/audit/area';
 import { authArea } from './domains/auth/area';
 import { casesArea } from './domains/cases/area';
 import { cddArea } from './domains/cdd/area';
+import { dossierArea } from './domains/dossier/area';
 import { eddArea } from './domains/edd/area';
 import { esignArea } from './domains/esign/area';
 import { exportsArea } from './domains/exports/area';
@@ -53,6 +54,8 @@ export const AREAS: readonly AreaDefinition[] = [
   movementsArea,
   monitoringArea,
   sosArea,
+  // After SOS: /dossier/sos/:codSegnalazione is the SOS area's (no overlap with /dossier/:id, one segment shorter).
+  dossierArea,
   exportsArea,
   reportingArea,
 ];

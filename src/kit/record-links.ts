@@ -13,7 +13,9 @@ import type { SessionUser } from '../http/context';
 export type LinkedRecord =
   | { kind: 'alert'; id: string; cod_alert: string; stato: string; disposizione: string | null }
   | { kind: 'case'; id: string; stato: string; cod_anagrafe: string | null }
-  | { kind: 'cdd'; id: string; stato: string; cod_anagrafe: string };
+  | { kind: 'cdd'; id: string; stato: string; cod_anagrafe: string }
+  /** A customer's page (/anagrafe/:cod): never a link that tells whether an SOS exists. */
+  | { kind: 'customer'; cod_anagrafe: string; stato: string };
 
 export interface RecordLink {
   href: string;

@@ -436,3 +436,19 @@ Object.assign(LIST_SEEDS, {
       from generate_series(1, :n) i`)(owner);
   },
 } satisfies Record<string, Seed>);
+
+// Customer dossiers (docs/dossier.md): a customer for every ten dossiers, in every state; a small PDF's bytes stand for the file.
+Object.assign(LIST_SEEDS, {
+  dossiers: async (owner: Knex) => {
+    for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
+      await owner.raw(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+        select :tenant, 'DOSSEED-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n / 10) i`, { tenant, n });
+      await owner.raw(`insert into dossiers (id, cod_azienda, cod_anagrafe, denominazione, sezioni, stato, pdf, pdf_sha256, pdf_bytes, pagine, manifest, manifest_jws,
+          created_by, workflow_id, generated_at, created_at, updated_at)
+        select gen_random_uuid(), :tenant, 'DOSSEED-' || lpad((1 + i % (:n / 10))::text, 5, '0'), 'Cliente ' || md5((1 + i % (:n / 10))::text), array['identita'],
+          (array['generated','signing','signed','archived'])[1 + i % 4], convert_to('%PDF-1.4', 'UTF8'), md5(i::text) || md5(i::text), 8, 1 + i % 9, '{}', 'x',
+          'seed', 'dossier:' || :tenant || ':' || i, now() - i * interval '1 minute', now() - i * interval '1 minute', now()
+        from generate_series(1, :n) i`, { tenant, n });
+    }
+  },
+} satisfies Record<string, Seed>);

@@ -81,6 +81,8 @@ export const NOT_PAGES: Record<string, string> = {
   '/reporting/:id/xlsx': 'a regulatory report\'s lines as XLSX, a download',
   // document spine
   '/documenti/spine/:codSpine/download': 'a document of the spine, a download',
+  // customer dossiers
+  '/dossier/download/:codAnagrafe': 'a customer dossier as PDF or its signed manifest, a download',
 };
 
 const SHARED_SANCTIONS = join(process.cwd(), '..', 'shared', 'data', 'sanctions');
@@ -182,6 +184,9 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
 
   // A customer registered through the records form, then edited (a history of two versions).
   const customer = await seedCustomer(coApi);
+  // A customer dossier of it (docs/dossier.md), generated with every section.
+  const dossier = await coApi.post('/api/dossier/generate', { cod_anagrafe: customer, sezioni: ['identita', 'rapporti', 'titolari', 'documenti', 'cdd', 'edd', 'rischio', 'screening', 'movimenti', 'casi'] });
+  assert.equal(dossier.status, 201, dossier.text);
   const cdd = await seedCddPages(env, tenant, analystApi);
   await seedSelfAssessment(coApi); // risk SELF
   // A finished customer import with row errors (the progress page shows counts and the report link).
@@ -249,6 +254,10 @@ export async function seedPageCatalogue(env: TestEnv): Promise<PageCatalogue> {
     { name: 'anagrafe-scheda', path: `/anagrafe/${customer}`, visitor: staff(co) },
     { name: 'anagrafe-modifica', path: `/anagrafe/${customer}/modifica`, visitor: staff(co) },
     { name: 'anagrafe-fascicolo', path: `/anagrafe/${customer}/dossier`, visitor: staff(co) },
+    // customer dossiers
+    { name: 'dossier', path: '/dossier', visitor: staff(auditor) },
+    { name: 'dossier-dettaglio', path: `/dossier/${dossier.body.id}`, visitor: staff(co) },
+    { name: 'dossier-builder', path: `/dossier/builder/${customer}`, visitor: staff(analyst) },
     { name: 'cdd', path: '/cdd', visitor: staff(co) },
     { name: 'cdd-nuovo', path: '/cdd/nuovo?q=Esposito', visitor: staff(analyst) },
     { name: 'cdd-panoramica', path: '/cdd/overview', visitor: staff(co) },

@@ -9,7 +9,7 @@ import { loadHistory } from './load-history';
 const dir = join(import.meta.dirname, 'histories');
 
 /**
- * Recorded histories (cases, filings, SOS reports, regulatory reports (reporting), onboarding, e-sign ceremonies, list imports, file imports, risk assessments and portfolio runs,
+ * Recorded histories (cases, filings, SOS reports, regulatory reports (reporting), customer dossiers, onboarding, e-sign ceremonies, list imports, file imports, risk assessments and portfolio runs,
  * verifications, monitoring's daily batch, replay, backtest and release) must replay on today's code:
  * a non-deterministic change fails here. The record-*.ts scripts beside this file make them.
  */
@@ -21,7 +21,7 @@ describe('workflow replay', function () {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
   it('has recorded histories of every kind to replay', () => {
-    for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-', 'cdd-task-', 'edd-', 'risk-assessment-', 'risk-run-', 'verification-', 'travel-rule-', 'filing-', 'sos-', 'reporting-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
+    for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-', 'cdd-task-', 'edd-', 'risk-assessment-', 'risk-run-', 'verification-', 'travel-rule-', 'filing-', 'sos-', 'reporting-', 'dossier-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
     // Monitoring's engine (record-monitoring-history.ts): the daily batch and its sweep, a replay, a backtest, a release.
     for (const kind of ['monitoring-daily-completed', 'monitoring-daily-sweep', 'monitoring-replay-', 'monitoring-backtest-', 'monitoring-release-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);
     for (const kind of ['case-', 'onboarding-', 'esign-', 'screening-import-', 'cdd-review-', 'cdd-task-', 'edd-', 'import-']) assert.ok(files.some((f) => f.startsWith(kind)), kind);

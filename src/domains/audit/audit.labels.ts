@@ -279,6 +279,12 @@ export const AUDIT_ACTION_LABELS = {
   'spine.download': 'Documento scaricato dall\'indice dei documenti',
   'spine.hold': 'Blocco legale applicato a un documento',
   'spine.release': 'Blocco legale rimosso da un documento',
+  // Customer dossiers (docs/dossier.md)
+  'dossier.generate': 'Fascicolo del cliente generato',
+  'dossier.sign': 'Firma del fascicolo avviata',
+  'dossier.complete-signing': 'Fascicolo firmato',
+  'dossier.archive': 'Fascicolo archiviato',
+  'dossier.download': 'Fascicolo del cliente scaricato',
 } as const satisfies Record<string, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

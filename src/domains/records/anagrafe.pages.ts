@@ -11,6 +11,7 @@ import { isUuid } from '../../kit/ids';
 import type { RegisterRoutes } from '../../kit/area';
 import { COUNTRY_OPTIONS } from '../onboarding';
 import { customerFormGroups, errorSummary, shownFields, formValues, parseCreateForm, parseEditForm, recordValues } from './anagrafe.forms';
+import { linksFor } from '../../kit/record-links';
 import { historyEntries, identityView } from './anagrafe.history';
 import { readCustomerRecord, type CustomerRecord } from './anagrafe.read';
 import { customerFile } from './anagrafe.dossier';
@@ -37,7 +38,7 @@ async function peopleNames(trx: Knex.Transaction, who: string[]): Promise<Record
  * create and edit forms, soft delete, and the unified customer file. Without JavaScript every
  * action is a form: post, redirect, flash; htmx only swaps the list's table.
  */
-export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) => {
+export const registerAnagrafePages: RegisterRoutes = (router, { deps, views, areas }) => {
   const tx = <T>(ctx: Ctx, fn: (trx: Knex.Transaction) => Promise<T>) =>
     withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
   const user = (ctx: Ctx) => ctx.state.user!;
@@ -151,6 +152,7 @@ export const registerAnagrafePages: RegisterRoutes = (router, { deps, views }) =
         view: d.asOf ? identityView(d.asOf.snapshot) : null, changedAt: d.asOf?.changed_at,
       } : null,
       actions: canWrite ? [{ label: 'Modifica', href: `/anagrafe/${cod}/modifica`, variant: 'primary' }] : [],
+      links: linksFor(areas, { kind: 'customer', cod_anagrafe: cod, stato: d.a.stato }, user(ctx)),
       canDelete: hasRole(user(ctx), DELETERS),
       openRelationships: d.rapporti.filter((r) => r.stato !== 'chiuso').map((r) => r.cod_rapporto),
       deleteValues: del.values, deleteErrors: del.errors,

@@ -23,3 +23,8 @@ export { isoDate, todayInRome } from './records.dates';
 export { declaredFromAnswers, declaredVolumes, yearlyVolumeOf, MAX_VOLUME_EUR, VOLUME_ANNUO_BANDS, type DeclaredFields } from './records.declared';
 export { checkAteco, ATECO_FORMAT_MESSAGE, ATECO_DIVISION_MESSAGE } from './ateco';
 export { checkExternalCode, CODICE_ESTERNO_MESSAGE } from './records.external-code';
+// The customer's record as its pages read it (relationships, links, documents, versions): the dossier area prints it.
+export { readCustomerRecord, type CustomerDocument, type CustomerLink, type CustomerRecord, type CustomerRelationship } from './anagrafe.read';
+export { RAPPORTO_TIPO_LABELS } from './anagrafe.labels';
+// A stored field as a person reads it (labels, dates, countries, the address): the dossier prints the identity with it.
+export { formatFieldValue } from './anagrafe.history';

@@ -11,7 +11,8 @@ const newSos = (params: Record<string, string>) => `/sos/nuova?${new URLSearchPa
  * for the record must not show on pages that roles without SOS access read (art. 39, tipping-off).
  */
 export const sosRecordLinks: RecordLinks = (record, user) => {
-  if (!hasRole(user, SOS_ACCESS)) return [];
+  // Never on a customer's page (processes.md, "SOS": never on the customer's pages).
+  if (record.kind === 'customer' || !hasRole(user, SOS_ACCESS)) return [];
   if (record.kind === 'alert') {
     // Only an alert closed as suspicious may originate a report (sos.service.ts, proposeSos).
     if (record.stato !== 'closed' || record.disposizione !== 'sospetto') return [];
