@@ -9,6 +9,7 @@ import { dossierEventText } from '../../src/domains/dossier/dossier.labels';
 import { sha256Hex, signManifest, type DossierManifest } from '../../src/domains/dossier/dossier.manifest';
 import { renderDossierPdf } from '../../src/domains/dossier/dossier.pdf';
 import { dossierEsignToken } from '../../src/domains/dossier/dossier.tokens';
+import { recordSpineDocument } from '../../src/kit/document-sources';
 import { fullNamesByUsername } from '../../src/kit/users';
 import {
   DOSSIER_NOT_FOUND, DOSSIER_SUBJECT_UNKNOWN, type DossierActivities, type DossierProjection, type DossierRecord,
@@ -74,6 +75,12 @@ export function createDossierActivities(deps: ActivityDeps): DossierActivities {
         if (!inserted.length) return (await readRow(trx, p.dossierId))!;
         await trx('dossier_events').insert({
           id: randomUUID(), cod_azienda: p.codAzienda, dossier_id: p.dossierId, tipo: 'generate', testo: dossierEventText('generate'), actor: p.actor.username,
+        });
+        // Indexed in the document spine in the transaction that stores the PDF (docs/document-spine.md).
+        await recordSpineDocument(trx, {
+          codAzienda: p.codAzienda, tipo: 'dossier', sorgenteId: p.dossierId, sha256: manifest.file.sha256, nome_file: manifest.file.name,
+          mime: 'application/pdf', dimensione: pdf.length, cod_anagrafe: p.data.cod_anagrafe, record_tipo: 'dossier', record_id: p.dossierId,
+          archivio: 'record', createdBy: p.actor.username, descrizione: `Fascicolo del cliente ${p.data.cod_anagrafe}`,
         });
         await appendAudit(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'dossier.generate', entityType: 'dossier', entityId: p.dossierId,

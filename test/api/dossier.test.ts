@@ -75,6 +75,14 @@ describe('dossier API and pages (customer dossiers)', function () {
     assert.ok(check.valid && check.manifest.cod_anagrafe === company && check.manifest.pages === r.body.pagine, JSON.stringify(check));
     const text = pdfText(pdf.bytes);
     for (const s of ['Ceramiche Sassolesi S.r.l.', 'Mario Rossi', 'Socio 60%', 'Conto corrente', `Pagina 1 di ${r.body.pagine}`]) assert.ok(text.includes(s), `PDF lacks ${s}`);
+    // The dossier is indexed in the document spine with the same hash, and its bytes read back from there.
+    const spine = await auditor.get(`/api/documents/spine?q=${r.body.pdf_sha256}`);
+    ok(spine);
+    const entry = spine.body.items.find((e: { tipo: string }) => e.tipo === 'dossier');
+    assert.ok(entry && entry.cod_anagrafe === company, JSON.stringify(spine.body.items));
+    const fromSpine = await auditor.getBytes(`/documenti/spine/${entry.cod_spine}/download`);
+    assert.equal(fromSpine.status, 200);
+    assert.equal(createHash('sha256').update(fromSpine.bytes).digest('hex'), r.body.pdf_sha256);
     const manifest = await auditor.get(`/api/dossier/download/${company}?formato=manifest&id=${dossierId}`);
     ok(manifest);
     assert.equal(manifest.body.manifest.file.sha256, r.body.pdf_sha256);
