@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createFilingActivities } from '../../../activities/filing/filing.activities';
 import { defineArea } from '../../kit/area';
 import { FILING_READERS } from './filing.access';
+import { filingsListWithExport } from './filing.export';
 import { registerFilingPages } from './filing.pages';
 import { registerFilingRoutes } from './filing.routes';
 
@@ -11,6 +12,7 @@ export const filingArea = defineArea({
   label: 'Segnalazioni regolamentari',
   routes: [registerFilingRoutes, registerFilingPages],
   activities: createFilingActivities,
+  lists: [filingsListWithExport],
   workflowModules: [fileURLToPath(new URL('../../../workflows/filing/filing.workflow.ts', import.meta.url))],
   navigation: [
     { section: 'Indagini', label: 'Filing', href: '/filing', roles: FILING_READERS, order: 30 },

@@ -40,13 +40,15 @@ function parseContent(raw: unknown): { ok: true; value: Record<string, unknown> 
 
 /** Staff pages for filings (docs/filing.md). Without JavaScript every action is a form: post, redirect, flash. */
 export const registerFilingPages: RegisterRoutes = (router, { deps, views }) => {
-  const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
+  const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, principal: { user: ctx.state.user!.cod_utente, roles: ctx.state.user!.ruoli } }, fn);
 
   router.get('/filing', staff(FILING_READERS), async (ctx) => {
     const parsed = listFilingsQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listFilingsQuery.parse({});
-    const result = await tx(ctx, (trx) => listFilings(trx, q));
-    render(ctx, views, 'filing/list.njk', { result, labels, filters: { stato: q.stato ?? '', tipo: q.tipo ?? '', q: q.q ?? '' }, canCreate: hasRole(ctx.state.user, PREPARERS) });
+    const result = await tx(ctx, (trx) => listFilings(trx, tenantOf(ctx), q));
+    const filters = { q: q.q ?? '', stato: q.stato ?? '', tipo: q.tipo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', dal: q.dal ?? '', al: q.al ?? '', sort: q.sort };
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '')).toString();
+    render(ctx, views, 'filing/list.njk', { result, labels, filters, exportQuery, canCreate: hasRole(ctx.state.user, PREPARERS) });
   });
 
   const renderCompose = (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) =>

@@ -32,11 +32,17 @@ const REFUSED: Record<string, string> = {
 /** Staff pages of suspicious-transaction reports (docs/sos.md). Every page reads under the caller's principal. */
 export const registerSosPages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/sos', staff(SOS_ACCESS), async (ctx) => {
+    // An unreadable filter shows the whole list, as the other list pages do.
     const parsed = listSosQuery.safeParse(ctx.query);
-    const q = parsed.success ? parsed.data : {};
-    const items = await listSos(deps, tenantOf(ctx), ctx.state.user!, q);
+    const q = parsed.success ? parsed.data : listSosQuery.parse({});
+    const result = await listSos(deps, tenantOf(ctx), ctx.state.user!, q);
+    const filters = {
+      q: q.q ?? '', stato: q.stato ?? '', tipo: q.tipo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', dal: q.dal ?? '', al: q.al ?? '', sort: q.sort,
+    };
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '')).toString();
     const stati = [{ value: '', label: 'Tutti' }, ...SOS_STATES.map((s) => ({ value: s, label: SOS_STATO_LABELS[s] }))];
-    render(ctx, views, 'sos/list.njk', { items, labels, filters: { stato: q.stato ?? '', q: q.q ?? '' }, stati });
+    const tipi = [{ value: '', label: 'Tutti' }, ...Object.entries(SOS_TIPO_LABELS).map(([value, label]) => ({ value, label }))];
+    render(ctx, views, 'sos/list.njk', { result, labels, filters, exportQuery, stati, tipi });
   });
 
   const renderNew = (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) =>

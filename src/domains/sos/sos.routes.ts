@@ -3,7 +3,7 @@ import { tenantOf } from '../../http/auth';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
 import { rolesFor } from '../../kit/process';
-import type { Role } from '../../kit/roles';
+import { SOS_ACCESS } from './sos.access';
 import { sosMachine } from '../../../workflows/sos/sos.machine';
 import {
   completeTransmissionSchema, createSosSchema, listSosQuery, sosAttachmentResponse, sosCommunicationResponse, sosCommunicationSchema,
@@ -11,12 +11,7 @@ import {
 } from './sos.schemas';
 import { addSosAttachment, addSosCommunication, applySosTransition, createSos, listSos } from './sos.service';
 
-/**
- * Who may reach the SOS routes at all: the reporters and the delegates. Which report each of
- * them sees is the database's decision (docs/sos.md, "Tipping-off"); auditors, viewers and
- * admins are refused here besides.
- */
-export const SOS_ACCESS: Role[] = ['analyst', 'sos', 'co'];
+export { SOS_ACCESS };
 const tag = 'Segnalazioni SOS';
 
 const attachmentSchema = z.object({
@@ -30,7 +25,7 @@ const attachmentSchema = z.object({
 export const registerSosRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'GET', path: '/api/sos/reports', summary: 'Elenco delle segnalazioni visibili all\'utente', tag, access: staff(SOS_ACCESS), query: listSosQuery, response: sosListResponse,
-    handler: async (ctx, { query }) => ({ items: await listSos(deps, tenantOf(ctx), ctx.state.user!, query) }),
+    handler: (ctx, { query }) => listSos(deps, tenantOf(ctx), ctx.state.user!, query),
   });
 
   router.api({

@@ -16,7 +16,9 @@ import { DocumentStore, sniffDocument } from '../onboarding';
 import { appendSosAudit, type SosAuditAction } from './sos.audit';
 import { startSos, transitionSos } from './sos.commands';
 import { assertSosContentReferences, readSosContent, writeSosContent } from './sos.content';
-import type { CreateSosInput } from './sos.schemas';
+import type { CreateSosInput, ListSosQuery } from './sos.schemas';
+import { sosList } from './sos.list';
+import { runList, tenantScope, type ListRequest } from '../../kit/list';
 import { missingRequired } from './sos.completeness';
 import { sosReadiness } from './sos.readiness';
 
@@ -145,13 +147,10 @@ export async function createSos(deps: Deps, codAzienda: string, user: SessionUse
   return { sosId, view: sosView(deps, user, record) };
 }
 
-export async function listSos(deps: Deps, codAzienda: string, user: SessionUser, q: { stato?: SosStatus | undefined; q?: string | undefined }) {
-  return sosDb(deps, codAzienda, user)(async (trx) => {
-    const qb = trx('sos_reports').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200);
-    if (q.stato) qb.where('stato', q.stato);
-    if (q.q) qb.where((w) => w.whereILike('oggetto', `%${q.q}%`).orWhereILike('cod_segnalazione', `%${q.q}%`).orWhereILike('cod_anagrafe', `%${q.q}%`));
-    return (await qb) as SosRow[];
-  });
+/** One page of the SOS list: what the database shows this caller (the tipping-off policy), through the list kit. */
+export async function listSos(deps: Deps, codAzienda: string, user: SessionUser, q: ListSosQuery) {
+  const req = { ...q, reporter: q.reporter === 'me' ? user.cod_utente : q.reporter };
+  return sosDb(deps, codAzienda, user)((trx) => runList<SosRow>(trx, sosList, tenantScope(codAzienda), req as ListRequest));
 }
 
 /** The report with everything it holds; the read itself is recorded in the report's audit chain. */
