@@ -1,4 +1,6 @@
-import { isAbsolute } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { GOAML_JURISDICTIONS } from './domains/filing';
 import { parseSigningPair } from './lib/pem-setting';
 
 type Env = NodeJS.ProcessEnv;
@@ -52,6 +54,22 @@ const signingPair = (v: string, env: Env) => {
   try { parseSigningPair(env.ESIGN_SIGNING_KEY, env.ESIGN_CERTIFICATE); return undefined; } catch (err) { return (err as Error).message; }
 };
 
+/**
+ * The goAML folder (the FIU's schema and lookups, not redistributed with the project): absolute, a
+ * directory, and every file a configured jurisdiction reads is readable. Without it no filing could be
+ * validated or rendered, and the failure would surface only at the first validation.
+ */
+const goamlDir = (v: string) => {
+  if (!isAbsolute(v)) return 'not an absolute path';
+  try {
+    if (!statSync(v).isDirectory()) return 'not a directory';
+  } catch (err) { return `not readable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`; }
+  const unreadable = GOAML_JURISDICTIONS.flatMap((j) => [j.schemaFile, ...Object.values(j.lookups)]).filter((f) => {
+    try { accessSync(join(v, f), constants.R_OK); return false; } catch { return true; }
+  });
+  return unreadable.length ? `the goAML files ${unreadable.slice(0, 3).join(', ')}${unreadable.length > 3 ? ` (and ${unreadable.length - 3} more)` : ''} are missing or unreadable` : undefined;
+};
+
 /** Every setting production requires, one line each. */
 export const PRODUCTION_SETTINGS: readonly ProductionSetting[] = [
   { names: ['DATABASE_URL'], purpose: 'owner connection of PostgreSQL, for migrations; production embeds no database', check: (v) => { const u = url(v, ['postgres:', 'postgresql:']); return typeof u === 'string' ? u : undefined; } },
@@ -65,6 +83,7 @@ export const PRODUCTION_SETTINGS: readonly ProductionSetting[] = [
   { names: ['ESIGN_CERTIFICATE'], purpose: 'X.509 certificate of that key, as PEM or a path' },
   { names: ['PUBLIC_BASE_URL'], purpose: 'https base of the links sent to customers', check: (v) => { const u = url(v, ['https:']); return typeof u === 'string' ? u : undefined; } },
   { names: ['DOCUMENT_STORE_DIR'], purpose: 'absolute path of the document store shared by web and worker', check: (v) => (isAbsolute(v) ? undefined : 'not an absolute path') },
+  { names: ['GOAML_DATA_DIR'], purpose: 'absolute path of the FIU\'s goAML schema and lookups (docs/filing.md); filings are validated and rendered against it', check: goamlDir },
   { names: ['SMTP_URL', 'SMTP_HOST'], purpose: 'the mail relay (smtp:// or smtps:// URL, or its host); production runs no local mail server', check: (v, env) => {
     if (!env.SMTP_URL) return undefined;
     const u = url(v, ['smtp:', 'smtps:']);
