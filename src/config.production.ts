@@ -1,6 +1,5 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { GOAML_JURISDICTIONS } from './domains/filing';
 import { parseSigningPair } from './lib/pem-setting';
 
 type Env = NodeJS.ProcessEnv;
@@ -56,18 +55,21 @@ const signingPair = (v: string, env: Env) => {
 
 /**
  * The goAML folder (the FIU's schema and lookups, not redistributed with the project): absolute, a
- * directory, and every file a configured jurisdiction reads is readable. Without it no filing could be
- * validated or rendered, and the failure would surface only at the first validation.
+ * readable directory, holding a readable XML schema at its top or one level down (one folder per
+ * FIU package, docs/filing.md). Without it no filing could be validated or rendered, and the failure
+ * would surface only at the first validation. (Which files each jurisdiction reads is the filing
+ * area's configuration, which this module may not import: the area imports the configuration.)
  */
 const goamlDir = (v: string) => {
   if (!isAbsolute(v)) return 'not an absolute path';
   try {
     if (!statSync(v).isDirectory()) return 'not a directory';
+    accessSync(v, constants.R_OK | constants.X_OK);
   } catch (err) { return `not readable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`; }
-  const unreadable = GOAML_JURISDICTIONS.flatMap((j) => [j.schemaFile, ...Object.values(j.lookups)]).filter((f) => {
-    try { accessSync(join(v, f), constants.R_OK); return false; } catch { return true; }
-  });
-  return unreadable.length ? `the goAML files ${unreadable.slice(0, 3).join(', ')}${unreadable.length > 3 ? ` (and ${unreadable.length - 3} more)` : ''} are missing or unreadable` : undefined;
+  const readable = (f: string) => { try { accessSync(f, constants.R_OK); return true; } catch { return false; } };
+  const schemas = (dir: string) => { try { return readdirSync(dir).filter((f) => f.endsWith('.xsd')).map((f) => join(dir, f)); } catch { return []; } };
+  const below = (() => { try { return readdirSync(v, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(v, d.name)); } catch { return []; } })();
+  return [v, ...below].flatMap(schemas).some(readable) ? undefined : 'holds no readable goAML schema (.xsd), at its top or one folder down';
 };
 
 /** Every setting production requires, one line each. */

@@ -28,6 +28,17 @@ export async function listFilings(trx: Knex.Transaction, codAzienda: string, q: 
   return runList<FilingRow & { errori: number }>(trx, filingsList, tenantScope(codAzienda), q);
 }
 
+/**
+ * The SOS a filing was made from (docs/sos.md, "From an SOS to a goAML filing"), or null. The link is
+ * the SOS area's table, read here by name (not through the area, which imports this one) under the
+ * caller's principal: its `sos_confidential` policy answers only to who may see the report, so for
+ * every other role the filing has no SOS, by the database's decision.
+ */
+export async function linkedSos(trx: Knex.Transaction, filingId: string): Promise<{ id: string; cod_segnalazione: string } | null> {
+  const row = await trx('sos_filings as l').join('sos_reports as r', 'r.id', 'l.sos_id').where('l.filing_id', filingId).first('r.id', 'r.cod_segnalazione');
+  return (row as { id: string; cod_segnalazione: string } | undefined) ?? null;
+}
+
 /** What is due and what waits for whom (the workbench): open filings by due date, and those waiting on someone. */
 export async function workbench(trx: Knex.Transaction) {
   const open = await trx('filings').whereNotIn('stato', ['submitted', 'acknowledged', 'returned', 'archived'])

@@ -74,6 +74,8 @@ export const filingRecordSchema = z.object({
   reject_reason: z.string().nullable(), created_by: z.string(), prepared_by: z.string().nullable(), approved_by: z.string().nullable(),
   ceremony_id: z.string().nullable(), signed_at: date, parent_id: z.string().nullable(), follow_up_id: z.string().nullable(),
   due_at: date, overdue: z.boolean(), workflow_id: z.string(), created_at: date, updated_at: date,
+  /** The customer the filing is about; reserved: made from an SOS, visible only to `sos` and `co`. */
+  cod_anagrafe: z.string().nullable().optional(), riservata: z.boolean().optional(),
   allowed_actions: z.array(z.string()),
 });
 
@@ -84,11 +86,13 @@ export const filingWriteResponse = filingRecordSchema.extend({
 });
 
 export const filingDetailResponse = filingWriteResponse.extend({
+  /** The SOS the filing was made from: only for who may see the report (the database decides), else null. */
+  sos: z.object({ id: z.string(), cod_segnalazione: z.string() }).nullable(),
   events: z.array(z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: date })),
 });
 
 export const filingListResponse = listResponse(filingRecordSchema.omit({ content: true, findings: true, return_errors: true, allowed_actions: true })
-  .extend({ errori: z.number(), cod_anagrafe: z.string().nullable() }));
+  .extend({ errori: z.number() }));
 
 export const previewResponse = z.object({
   jurisdiction: z.string(), schema_version: z.string(), report_code: z.string().nullable(), valid: z.boolean(),

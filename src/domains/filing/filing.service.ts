@@ -15,7 +15,7 @@ import { staffActor } from '../../kit/actor';
 import { decideInTransaction, executeUpdate, startWithUpdate, type ProcessClient, type RejectionMessages } from '../../kit/process';
 import { newRecordId } from '../../kit/request-context';
 import { reportOf, verdictOf } from './filing.content';
-import { filingEvents, getFiling, type FilingRow } from './filing.repo';
+import { filingEvents, getFiling, linkedSos, type FilingRow } from './filing.repo';
 import type { CreateFilingInput } from './filing.schemas';
 import { filingEsignToken } from './filing.tokens';
 import { jurisdictionConfig } from './goaml/jurisdiction';
@@ -49,7 +49,7 @@ export async function filingDetail(deps: Deps, codAzienda: string, user: Session
   return db(deps, codAzienda, user)(async (trx) => {
     const row = await getFiling(trx, id);
     if (!row) throw notFound('Segnalazione');
-    return { ...filingView(deps, user, row), events: await filingEvents(trx, id) };
+    return { ...filingView(deps, user, row), events: await filingEvents(trx, id), sos: await linkedSos(trx, id) };
   });
 }
 

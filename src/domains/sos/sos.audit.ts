@@ -25,6 +25,7 @@ export const SOS_AUDIT_ACTIONS = {
   'sos.content': 'Contenuto aggiornato',
   'sos.attachment': 'Allegato aggiunto',
   'sos.communication': 'Comunicazione UIF registrata',
+  'sos.filing': 'Filing goAML creato dalla segnalazione',
 } as const;
 export type SosAuditAction = keyof typeof SOS_AUDIT_ACTIONS;
 

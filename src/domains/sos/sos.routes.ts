@@ -3,7 +3,8 @@ import { tenantOf } from '../../http/auth';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
 import { rolesFor } from '../../kit/process';
-import { SOS_ACCESS } from './sos.access';
+import { SOS_ACCESS, SOS_FILERS } from './sos.access';
+import { createFilingFromSos, sosFilingSchema } from './sos.filing';
 import { sosMachine } from '../../../workflows/sos/sos.machine';
 import {
   completeTransmissionSchema, createSosSchema, listSosQuery, sosAttachmentResponse, sosCommunicationResponse, sosCommunicationSchema,
@@ -13,6 +14,7 @@ import { addSosAttachment, addSosCommunication, applySosTransition, createSos, l
 
 export { SOS_ACCESS };
 const tag = 'Segnalazioni SOS';
+const sosFilingResponse = z.object({ filing_id: z.string(), stato: z.string(), titolo: z.string() });
 
 const attachmentSchema = z.object({
   nome_file: z.string().trim().min(1, 'Indica il nome del file').max(200, 'Massimo 200 caratteri').regex(/^[^/\\]+$/, 'Nome di file non valido'),
@@ -58,5 +60,15 @@ export const registerSosRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'POST', path: '/api/sos/reports/:id/communications', summary: 'Registra una comunicazione con la UIF', tag, access: staff(rolesFor(sosMachine, 'evaluate')), body: sosCommunicationSchema, response: sosCommunicationResponse, status: 201,
     handler: (ctx, { body, params }) => addSosCommunication(deps, tenantOf(ctx), ctx.state.user!, params.id!, body),
+  });
+
+  router.api({
+    method: 'POST', path: '/api/sos/reports/:id/filing', tag, access: staff(SOS_FILERS), body: sosFilingSchema, response: sosFilingResponse, status: 201,
+    summary: 'Crea dal report trasmesso un filing goAML STR in bozza (riservato al delegato SOS e al responsabile), collegato alla segnalazione',
+    handler: async (ctx, { body, params }) => {
+      const made = await createFilingFromSos(deps, tenantOf(ctx), ctx.state.user!, params.id!, body);
+      ctx.set('Location', `/filing/${made.filingId}`);
+      return { filing_id: made.filingId, stato: made.view.stato, titolo: made.view.titolo };
+    },
   });
 };
