@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { loadJurisdiction, renderAndValidate, reportOf, type LoadedJurisdiction } from '../../src/domains/filing';
-import { genderOf, sosToGoaml, type GoamlReporter, type SosForGoaml } from '../../src/domains/sos/export/sos.goaml-mapping';
+import { genderOf, goamlName, sosToGoaml, type GoamlReporter, type SosForGoaml } from '../../src/domains/sos/export/sos.goaml-mapping';
 
 const GOAML = join(process.cwd(), '..', 'shared', 'data', 'regulatory', 'goaml');
 const reporter: GoamlReporter = { rentityId: '101', person: { first_name: 'Sara', last_name: 'Bianchi' }, currency: 'EUR', country: 'IT', location: 'Banca Esempio, sede di Milano' };
@@ -68,6 +68,12 @@ describe('SOS → goAML STR mapping (ae-goaml-5.0.2)', function () {
     assert.ok(codes.has('GOAML_NO_INDICATORS'), JSON.stringify(verdict.findings));
     assert.ok(verdict.findings.some((f) => f.code === 'GOAML_FIELD_REQUIRED' && f.path === 'rentity_id'), JSON.stringify(verdict.findings));
     assert.match(verdict.xml, /<to_entity>\s*<name>Sconosciuto<\/name>|<to_person>\s*<first_name>-<\/first_name>/);
+  });
+
+  it('writes names as goAML admits them: accents dropped, other signs as spaces', () => {
+    assert.equal(goamlName('Niccolò D\'Agostino'), 'Niccolo D\'Agostino');
+    assert.equal(goamlName('u3_sos_72c7'), 'u3 sos 72c7');
+    assert.equal(goamlName('李'), '-');
   });
 
   it('reads the gender from an Italian tax code (day of birth + 40 for a woman), unspecified otherwise', () => {

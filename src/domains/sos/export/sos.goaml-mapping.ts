@@ -56,10 +56,16 @@ const isoDateTime = (d: string) => `${d.slice(0, 10)}T00:00:00`;
 const amount = (v: number | string) => Number(v).toFixed(2);
 const country = (c: string | null | undefined, fallback: string) => (c && /^[A-Z]{2}$/.test(c) ? c : fallback);
 
+/**
+ * A name as goAML's person names admit it (letters without accents, digits, space . ' -): accents
+ * dropped (Niccolò → Niccolo), anything else a space.
+ */
+export const goamlName = (v: string) => v.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-zA-Z0-9 .'-]/g, ' ').replace(/\s+/g, ' ').trim() || '-';
+
 /** "Mario Rossi" → Mario / Rossi when the register has no separate names. */
 function names(s: SosGoamlSubject): { first_name: string; last_name: string } {
-  if (s.anagrafe?.nome && s.anagrafe.cognome) return { first_name: s.anagrafe.nome, last_name: s.anagrafe.cognome };
-  const parts = s.nominativo.trim().split(/\s+/);
+  if (s.anagrafe?.nome && s.anagrafe.cognome) return { first_name: goamlName(s.anagrafe.nome), last_name: goamlName(s.anagrafe.cognome) };
+  const parts = goamlName(s.nominativo).split(' ');
   return parts.length > 1 ? { first_name: parts.slice(0, -1).join(' '), last_name: parts[parts.length - 1]! } : { first_name: '-', last_name: parts[0] ?? '-' };
 }
 
@@ -157,7 +163,7 @@ export function sosToGoaml(sos: SosForGoaml, reporter: GoamlReporter, indicators
     ...(reporter.rentityId ? { rentity_id: reporter.rentityId } : {}),
     submission_date: isoDateTime(new Date().toISOString()),
     currency_code_local: reporter.currency,
-    reporting_person: { first_name: reporter.person.first_name, last_name: reporter.person.last_name },
+    reporting_person: { first_name: goamlName(reporter.person.first_name), last_name: goamlName(reporter.person.last_name) },
     reason: goamlReason(sos),
     action: sos.protocollo_uif
       ? `Segnalazione ${sos.cod_segnalazione} trasmessa alla UIF con protocollo ${sos.protocollo_uif}${sos.trasmessa_at ? ` il ${sos.trasmessa_at.slice(0, 10)}` : ''}`
