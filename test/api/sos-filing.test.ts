@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { getTestEnv, type TestEnv } from '../helpers/env';
 import type { TestClient } from '../helpers/http-client';
 
@@ -189,5 +190,46 @@ describe('SOS and filing lists; from an SOS to a goAML filing', function () {
     const page = await co.get('/filing?tipo=str');
     assert.equal(page.status, 200);
     assert.ok(page.text.includes('Riservata'));
+  });
+
+  it('from a CDD abstention: only an abstained task of the tenant and of the subject named, its reasons and evidence carried into the draft', async () => {
+    const other = (await env.ownerDb('anagrafe').where({ cod_anagrafe: 'SF-1' }).whereNot({ cod_azienda: tenant }).first('cod_azienda')).cod_azienda as string;
+    const task = async (t: string, code: string, stato: string) => {
+      const id = randomUUID();
+      await env.ownerDb('cdd_pratiche').insert({
+        id, cod_azienda: t, cod_pratica: code, cod_anagrafe: 'SF-1', livello: 'rafforzata', motivo: 'manuale', stato, due_at: new Date(), created_by: 'test',
+        workflow_id: `cdd-task:${t}:${id}`, ...(stato === 'abstained' ? { motivazione_astensione: 'Il cliente non ha fornito la documentazione sull\'origine dei fondi' } : {}),
+      });
+      return id;
+    };
+    const abstained = await task(tenant, 'CDD-900001', 'abstained');
+    const open = await task(tenant, 'CDD-900002', 'open');
+    const foreign = await task(other, 'CDD-900003', 'abstained');
+    await env.ownerDb('cdd_evidenze').insert({
+      id: randomUUID(), cod_azienda: tenant, cdd_pratica_id: abstained, tipo: 'documento', descrizione: 'Estratto conto senza causali', riferimento: 'DOC-900001',
+      sha256: 'a'.repeat(64), nome_file: 'estratto.pdf', mime: 'application/pdf', dimensione: 1234, created_by: 'test',
+    });
+    const body = (over: Record<string, unknown>) => ({ origine: 'cdd', oggetto: 'Astensione per fondi non giustificati', descrizione: '', ...over });
+    for (const [ref, path] of [[open, 'origine_ref'], [foreign, 'origine_ref'], [randomUUID(), 'origine_ref'], ['CDD-999999', 'origine_ref']] as const) {
+      const r = await reporter.post('/api/sos/reports', body({ origine_ref: ref }));
+      assert.equal(r.status, 422, `${ref}: ${r.text}`);
+      assert.equal(r.body.errors[0].path, path);
+    }
+    const wrongSubject = await reporter.post('/api/sos/reports', body({ origine_ref: abstained, cod_anagrafe: 'SF-2' }));
+    assert.equal(wrongSubject.status, 422, wrongSubject.text);
+    assert.equal(wrongSubject.body.errors[0].path, 'cod_anagrafe');
+    const made = await reporter.post('/api/sos/reports', body({ origine_ref: 'CDD-900001' }));
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.cod_anagrafe, 'SF-1');
+    assert.equal(made.body.origine_ref, 'CDD-900001');
+    assert.match(made.body.descrizione, /Astensione nella verifica CDD-900001: Il cliente non ha fornito[\s\S]*- Estratto conto senza causali \(DOC-900001\)/);
+    const files = await env.ownerDb('sos_allegati').where({ sos_id: made.body.id });
+    assert.deepEqual(files.map((f) => [f.nome_file, f.sha256]), [['estratto.pdf', 'a'.repeat(64)]]);
+    // A case of the tenant about another subject than the one named is refused too.
+    const c = await co.post('/api/cases', { titolo: 'Caso su SF-1', tipo: 'indagine', priorita: 'alta', cod_anagrafe: 'SF-1' });
+    assert.equal(c.status, 201, c.text);
+    const mismatch = await reporter.post('/api/sos/reports', body({ origine: 'caso', origine_ref: c.body.id, cod_anagrafe: 'SF-2' }));
+    assert.equal(mismatch.status, 422, mismatch.text);
+    assert.equal(mismatch.body.errors[0].path, 'cod_anagrafe');
   });
 });
