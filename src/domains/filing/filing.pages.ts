@@ -18,6 +18,7 @@ import { classifyFilingSchema, createFilingSchema, listFilingsQuery, recordSubmi
 import { applyFilingTransition, createFiling, filingDetail, followUpFiling, requireFiling, reportOf } from './filing.service';
 import { loadJurisdiction } from './goaml/jurisdiction-loader';
 import { contentRows, FILING_OPTIONS, WAITING_FOR } from './filing.view-model';
+import { contentSections, placeOf } from './filing.content-labels';
 
 const labels = { stato: FILING_STATO_LABELS, statoTone: FILING_STATO_TONES, tipo: FILING_TIPO_LABELS, azione: FILING_AZIONE_LABELS, finding: FILING_FINDING_LABELS };
 const PREPARERS = rolesFor(filingMachine, 'edit');
@@ -91,7 +92,8 @@ export const registerFilingPages: RegisterRoutes = (router, { deps, views }) => 
       ...(a === 'archive' ? { confirm: { title: 'Archiviare la segnalazione?', text: 'Una segnalazione archiviata non si può più modificare né riaprire.', confirmLabel: 'Sì, archivia' } } : {}),
     }));
     render(ctx, views, 'filing/detail.njk', {
-      f: d, allowed: d.allowed_actions, simpleActions, diagram, timelineItems, rows, unplaced, labels, options: FILING_OPTIONS,
+      f: d, allowed: d.allowed_actions, simpleActions, diagram, timelineItems, rows, sections: contentSections(rows), unplaced, labels, options: FILING_OPTIONS,
+      placeOf,
       contentJson: JSON.stringify(d.content, null, 2), workflow: d.workflow,
     });
   });
