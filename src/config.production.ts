@@ -1,4 +1,5 @@
-import { isAbsolute } from 'node:path';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { parseSigningPair } from './lib/pem-setting';
 
 type Env = NodeJS.ProcessEnv;
@@ -52,6 +53,25 @@ const signingPair = (v: string, env: Env) => {
   try { parseSigningPair(env.ESIGN_SIGNING_KEY, env.ESIGN_CERTIFICATE); return undefined; } catch (err) { return (err as Error).message; }
 };
 
+/**
+ * The goAML folder (the FIU's schema and lookups, not redistributed with the project): absolute, a
+ * readable directory, holding a readable XML schema at its top or one level down (one folder per
+ * FIU package, docs/filing.md). Without it no filing could be validated or rendered, and the failure
+ * would surface only at the first validation. (Which files each jurisdiction reads is the filing
+ * area's configuration, which this module may not import: the area imports the configuration.)
+ */
+const goamlDir = (v: string) => {
+  if (!isAbsolute(v)) return 'not an absolute path';
+  try {
+    if (!statSync(v).isDirectory()) return 'not a directory';
+    accessSync(v, constants.R_OK | constants.X_OK);
+  } catch (err) { return `not readable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`; }
+  const readable = (f: string) => { try { accessSync(f, constants.R_OK); return true; } catch { return false; } };
+  const schemas = (dir: string) => { try { return readdirSync(dir).filter((f) => f.endsWith('.xsd')).map((f) => join(dir, f)); } catch { return []; } };
+  const below = (() => { try { return readdirSync(v, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => join(v, d.name)); } catch { return []; } })();
+  return [v, ...below].flatMap(schemas).some(readable) ? undefined : 'holds no readable goAML schema (.xsd), at its top or one folder down';
+};
+
 /** Every setting production requires, one line each. */
 export const PRODUCTION_SETTINGS: readonly ProductionSetting[] = [
   { names: ['DATABASE_URL'], purpose: 'owner connection of PostgreSQL, for migrations; production embeds no database', check: (v) => { const u = url(v, ['postgres:', 'postgresql:']); return typeof u === 'string' ? u : undefined; } },
@@ -65,6 +85,7 @@ export const PRODUCTION_SETTINGS: readonly ProductionSetting[] = [
   { names: ['ESIGN_CERTIFICATE'], purpose: 'X.509 certificate of that key, as PEM or a path' },
   { names: ['PUBLIC_BASE_URL'], purpose: 'https base of the links sent to customers', check: (v) => { const u = url(v, ['https:']); return typeof u === 'string' ? u : undefined; } },
   { names: ['DOCUMENT_STORE_DIR'], purpose: 'absolute path of the document store shared by web and worker', check: (v) => (isAbsolute(v) ? undefined : 'not an absolute path') },
+  { names: ['GOAML_DATA_DIR'], purpose: 'absolute path of the FIU\'s goAML schema and lookups (docs/filing.md); filings are validated and rendered against it', check: goamlDir },
   { names: ['SMTP_URL', 'SMTP_HOST'], purpose: 'the mail relay (smtp:// or smtps:// URL, or its host); production runs no local mail server', check: (v, env) => {
     if (!env.SMTP_URL) return undefined;
     const u = url(v, ['smtp:', 'smtps:']);

@@ -13,6 +13,7 @@ import {
   FILING_NOT_FOUND, type FilingActivities, type FilingCheck, type FilingProjection, type FilingRecord,
 } from '../../workflows/filing/filing.contract';
 import type { ActivityDeps } from '../deps';
+import type { MachineActor } from '../../workflows/lib/machine';
 
 const notFound = (id: string) => ApplicationFailure.create({ type: FILING_NOT_FOUND, message: `filing ${id} not found`, nonRetryable: true });
 const json = (v: unknown) => JSON.stringify(v);
@@ -52,10 +53,14 @@ function transitionFields(p: FilingProjection, now: Date): Record<string, unknow
  * The filing workflow's side of the database: every write to filings, filing_events and
  * audit_events, one transaction per step, idempotent on the transition id (the event's id).
  */
+/** The deadline timer acts as the compliance officer: a reserved filing's deadline is still noticed. */
+const FILING_TIMER_PRINCIPAL = { user: 'system:filing-deadline', roles: ['co'] } as const;
+
 export function createFilingActivities(deps: ActivityDeps, m: Messaging = messaging(deps)): FilingActivities {
   const { db } = deps;
-  const tx = <T>(p: { codAzienda: string; actor: { username: string } }, fn: (trx: Knex.Transaction) => Promise<T>) =>
-    withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username }, fn);
+  // Under the acting user's principal: a reserved filing (made from an SOS) is visible to `sos` and `co` only.
+  const tx = <T>(p: { codAzienda: string; actor: MachineActor }, fn: (trx: Knex.Transaction) => Promise<T>) =>
+    withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username, principal: { user: p.actor.id, roles: p.actor.roles } }, fn);
 
   /** Writes the transition's event, row and audit event once; a retry finds its event and answers the row. */
   async function writeTransition(trx: Knex.Transaction, p: FilingProjection, extra: Record<string, unknown> = {}, auditData: Record<string, unknown> = {}): Promise<FilingRecord> {
@@ -112,9 +117,11 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
         const inserted = await trx('filings').insert({
           id: p.filingId, cod_azienda: p.codAzienda, titolo: p.data.titolo, tipo: p.data.tipo, periodo_riferimento: p.data.periodo_riferimento ?? null,
           stato: 'draft', content: json(p.data.content ?? {}), created_by: p.actor.id, parent_id: p.data.parent_id ?? null,
-          due_at: p.dueAt, workflow_id: p.workflowId,
+          due_at: p.dueAt, workflow_id: p.workflowId, cod_anagrafe: p.data.cod_anagrafe ?? null, riservata: p.data.riservata ?? false,
         }).onConflict('id').ignore().returning('*');
         if (!inserted.length) return (await trx('filings').where({ id: p.filingId }).first()) as FilingRecord;
+        // The SOS behind it, in the SOS area's confidential table (its policy checks the report is visible to this principal).
+        if (p.data.sos_id) await trx('sos_filings').insert({ id: randomUUID(), cod_azienda: p.codAzienda, sos_id: p.data.sos_id, filing_id: p.filingId, created_by: p.actor.username });
         await trx('filing_events').insert({
           id: randomUUID(), cod_azienda: p.codAzienda, filing_id: p.filingId, tipo: 'create',
           testo: p.data.parent_id ? `Bozza creata come seguito di ${p.data.parent_id}` : `Bozza creata: ${p.data.titolo}`, actor: p.actor.username,
@@ -154,7 +161,7 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
     },
 
     async noticeFilingDeadline(p) {
-      const r = await withTenant(db, { codAzienda: p.codAzienda, actor: 'system' }, async (trx) => {
+      const r = await withTenant(db, { codAzienda: p.codAzienda, actor: 'system', principal: FILING_TIMER_PRINCIPAL }, async (trx) => {
         const row = await lock(trx, p.filingId);
         const day = new Date(p.dueAt).toLocaleDateString('it-IT', { timeZone: 'Europe/Rome' });
         const overdue = p.kind === 'overdue';

@@ -23,7 +23,17 @@ export interface DiagramOptions {
   /** The actions this user may take now (the machine's allowedActions for the user). */
   allowed?: readonly string[] | undefined;
   labels?: DiagramLabels | undefined;
+  /** Graphviz's rankdir: left to right (the default), or top to bottom for a machine too wide for the page. */
+  direction?: 'LR' | 'TB' | undefined;
 }
+
+/**
+ * The widest drawing (px) that fits the full-width process card on a 1280 px screen beside the
+ * navigation. A machine drawn wider from left to right is drawn from top to bottom instead
+ * (when that is narrower), so it fits without being scaled down; the card still scrolls sideways
+ * for what fits neither way.
+ */
+export const DIAGRAM_FIT_WIDTH = 960;
 
 /**
  * The colours of the drawing, shared with the page's legend (views/macros/process.njk).
@@ -48,7 +58,7 @@ export function machineToDot(m: MachineDef, o: DiagramOptions = {}): string {
   const labels = o.labels ?? {};
   const lines = [
     `digraph ${quote(m.name)} {`,
-    '  rankdir=LR; bgcolor="transparent"; nodesep=0.5; ranksep=0.9; pad=0.2;',
+    `  rankdir=${o.direction ?? 'LR'}; bgcolor="transparent"; nodesep=0.5; ranksep=${o.direction === 'TB' ? 0.6 : 0.9}; pad=0.2;`,
     // Graphviz measures text with Helvetica's metrics (a PostScript name it knows); the margin leaves room for a wider fallback font.
     `  node [shape=box style="rounded,filled" fontname="Helvetica" fontsize=${s.stateFont} margin="0.25,0.12"`
       + ` fillcolor="${s.state.fill}" color="${s.state.border}" fontcolor="${s.state.text}"];`,
@@ -86,11 +96,17 @@ export function machineToDot(m: MachineDef, o: DiagramOptions = {}): string {
   return lines.join('\n');
 }
 
+const widthOf = (svg: string) => Number(/^<svg[^>]*? width="([\d.]+)"/.exec(svg)?.[1] ?? 0);
+
 export async function stateDiagramSvg(m: MachineDef, o: DiagramOptions = {}): Promise<string> {
   const key = [m.name, o.current ?? '', [...(o.allowed ?? [])].sort().join(',')].join('\u0000');
   const hit = cache.get(key);
   if (hit) return hit;
-  const svg = await dotToInlineSvg(machineToDot(m, o));
+  let svg = await dotToInlineSvg(machineToDot(m, o));
+  if (widthOf(svg) > DIAGRAM_FIT_WIDTH) {
+    const tall = await dotToInlineSvg(machineToDot(m, { ...o, direction: 'TB' }));
+    if (widthOf(tall) < widthOf(svg)) svg = tall;
+  }
   cache.set(key, svg);
   return svg;
 }

@@ -452,3 +452,28 @@ Object.assign(LIST_SEEDS, {
     }
   },
 } satisfies Record<string, Seed>);
+
+// SOS reports (every state and both kinds, a customer per 20 reports, evaluation terms on the evaluated ones) and filings
+// (every state and type, customers on a third of them, due dates on most).
+Object.assign(LIST_SEEDS, {
+  'sos.reports': async (owner: Knex) => {
+    for (const [tenant, n] of [[BIG_TENANT, BIG_ROWS], ...OTHER_TENANTS.map((t) => [t, OTHER_ROWS] as const)] as const) {
+      await owner.raw(`insert into anagrafe (cod_azienda, cod_anagrafe, tipo_soggetto, denominazione, created_by)
+        select :tenant, 'SOSANA-' || lpad(i::text, 5, '0'), 'persona_fisica', 'Cliente ' || md5(i::text), 'seed' from generate_series(1, :n / 20) i`, { tenant, n });
+      await owner.raw(`insert into sos_reports (id, cod_azienda, stato, origine, cod_anagrafe, oggetto, reporter, reporter_username, valutazione_giorni,
+          valutazione_scadenza, protocollo_uif, workflow_id, created_at, updated_at)
+        select gen_random_uuid(), :tenant, stato, (array['alert','caso','cdd','manuale'])[1 + i % 4], 'SOSANA-' || lpad((1 + i % (:n / 20))::text, 5, '0'),
+          'Segnalazione ' || md5(i::text), case when i % 20 = 0 then cast(:user as uuid) else gen_random_uuid() end, 'seed', 30,
+          case when stato <> 'draft' then now() + ((i % 90) - 30) * interval '1 day' end,
+          case when stato in ('transmitted', 'closed') then 'UIF-' || i end, 'sos:' || :tenant || ':' || i, now() - i * interval '1 minute', now()
+        from (select i, (array['draft','submitted','under_evaluation','archived','to_transmit','transmitted','closed'])[1 + i % 7] as stato from generate_series(1, :n) i) s`,
+      { tenant, n, user: SEED_USER });
+    }
+  },
+  filings: perTenant(`insert into filings (id, cod_azienda, titolo, tipo, stato, created_by, workflow_id, due_at, cod_anagrafe, created_at, updated_at)
+    select gen_random_uuid(), :tenant, 'Segnalazione ' || md5(i::text), (array['str','comunicazione_oggettiva','sara'])[1 + i % 3],
+      (array['draft','classified','validated','ready','pending_approval','approved','signing','signed','packaged','submitted','acknowledged','returned','archived'])[1 + i % 13],
+      'seed', 'filing:' || :tenant || ':' || i, case when i % 5 <> 0 then now() + ((i % 120) - 30) * interval '1 day' end,
+      case when i % 3 = 0 then 'FILANA-' || lpad((1 + i % 1000)::text, 5, '0') end, now() - i * interval '1 minute', now()
+    from generate_series(1, :n) i`),
+} satisfies Record<string, Seed>);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { projectRoot } from '../../src/config';
 import { generatePlatformKeyPem } from '../../src/domains/esign/platform-key';
 
 const block = (pem: string, label: string) => pem.match(new RegExp(`-----BEGIN ${label}-----[\\s\\S]+?-----END ${label}-----\\n?`))![0];
@@ -26,6 +28,7 @@ export async function completeProductionEnv(): Promise<NodeJS.ProcessEnv> {
     ESIGN_CERTIFICATE: certificate,
     PUBLIC_BASE_URL: 'https://aml.example',
     DOCUMENT_STORE_DIR: '/srv/compliance/documents',
+    GOAML_DATA_DIR: resolve(projectRoot, '../shared/data/regulatory/goaml'),
     TRUST_PROXY: 'true',
     SMTP_URL: 'smtp://relay:secret@smtp.aml.example:587',
     MAIL_FROM: 'Compliance <no-reply@aml.example>',

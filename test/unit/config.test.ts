@@ -63,6 +63,7 @@ describe('configuration: production fails closed, development needs nothing', fu
       ESIGN_CERTIFICATE: other.certificate,
       PUBLIC_BASE_URL: 'http://aml.example',
       DOCUMENT_STORE_DIR: 'documents',
+      GOAML_DATA_DIR: 'goaml',
       TRUST_PROXY: 'false',
       SMTP_URL: 'http://smtp.aml.example',
       MAIL_FROM: 'nessuno',
@@ -77,6 +78,7 @@ describe('configuration: production fails closed, development needs nothing', fu
       ['ESIGN_SIGNING_KEY', /does not certify/],
       ['PUBLIC_BASE_URL', /https/],
       ['DOCUMENT_STORE_DIR', /absolute/],
+      ['GOAML_DATA_DIR', /absolute/],
       ['TRUST_PROXY', /must be true/],
       ['SMTP_URL or SMTP_HOST', /smtp/],
       ['MAIL_FROM', /address/],
@@ -88,6 +90,17 @@ describe('configuration: production fails closed, development needs nothing', fu
       assert.match(line, why);
     }
     assert.equal(problems.length, expect.length, JSON.stringify(problems));
+  });
+
+  it('production refuses a goAML folder that is missing or lacks the schema (fail-closed)', async () => {
+    const env = { ...(await completeProductionEnv()), DATA_DIR: dataDir };
+    assert.match(refused({ ...env, GOAML_DATA_DIR: join(dataDir, '..', 'nowhere') }).join('\n'), /GOAML_DATA_DIR: not readable \(ENOENT\)/);
+    const empty = mkdtempSync(join(tmpdir(), 'cp-goaml-'));
+    try {
+      assert.match(refused({ ...env, GOAML_DATA_DIR: empty }).join('\n'), /GOAML_DATA_DIR: holds no readable goAML schema/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   it('production takes the signing key and certificate as paths too', async () => {

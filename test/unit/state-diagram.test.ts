@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { allowedActions } from '../../workflows/lib/machine';
 import { caseMachine } from '../../workflows/case/case.machine';
 import { onboardingMachine } from '../../workflows/onboarding/onboarding.machine';
-import { DIAGRAM_STYLE, machineToDot, stateDiagramSvg, stateDiagramView } from '../../src/http/state-diagram';
+import { DIAGRAM_FIT_WIDTH, DIAGRAM_STYLE, dotToInlineSvg, machineToDot, stateDiagramSvg, stateDiagramView } from '../../src/http/state-diagram';
+import { sosMachine } from '../../workflows/sos/sos.machine';
+import { filingMachine } from '../../workflows/filing/filing.machine';
 import { AZIONE_LABELS, STATO_LABELS } from '../../src/domains/onboarding/onboarding-admin.labels';
 
 /** The attribute list of one DOT statement (a node or an edge), found by its id. */
@@ -72,5 +74,18 @@ describe('state diagram (DOT and SVG)', () => {
     const none = await stateDiagramView(caseMachine, { current: 'closed', allowed: [] });
     assert.deepEqual(none.actions, []);
     assert.equal(none.current?.final, true);
+  });
+
+  it('draws a machine too wide for its card from top to bottom, at its natural size (the SOS and filing machines)', async () => {
+    const width = (svg: string) => Number(/^<svg[^>]*? width="([\d.]+)"/.exec(svg)![1]);
+    for (const m of [sosMachine, filingMachine]) {
+      const wide = await dotToInlineSvg(machineToDot(m, {}));
+      assert.ok(width(wide) > DIAGRAM_FIT_WIDTH, `${m.name} is wider than the card from left to right`);
+      const drawn = await stateDiagramSvg(m, { current: m.initial });
+      assert.ok(width(drawn) <= DIAGRAM_FIT_WIDTH, `${m.name} drawn ${width(drawn)} px wide`);
+      assert.match(drawn, /^<svg width="\d+(\.\d+)?" height="\d+(\.\d+)?"/, 'still in px, never scaled');
+    }
+    // A machine that fits stays left to right.
+    assert.ok(width(await stateDiagramSvg(caseMachine, { current: 'open' })) === width(await dotToInlineSvg(machineToDot(caseMachine, { current: 'open' }))));
   });
 });

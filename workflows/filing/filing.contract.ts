@@ -22,6 +22,12 @@ export interface FilingNewData {
   content?: FilingContent;
   /** The filing this one follows up (a returned one). */
   parent_id?: string | null;
+  /** The customer the filing is about (the list's filter), when known. */
+  cod_anagrafe?: string | null;
+  /** Made from an SOS: visible only to the SOS delegate and the compliance officer (policy `filings_riservate`). */
+  riservata?: boolean;
+  /** The SOS it is made from: the link is written in the SOS area's confidential table, never on the filing. */
+  sos_id?: string | null;
 }
 
 export interface FilingWorkflowInput {
@@ -95,6 +101,9 @@ export interface FilingRecord {
   due_at: string | Date | null;
   overdue: boolean;
   workflow_id: string;
+  /** Added with the list kit (migration 20261215000100); optional for histories recorded before. */
+  cod_anagrafe?: string | null;
+  riservata?: boolean;
   created_at: string | Date;
   updated_at: string | Date;
 }

@@ -31,6 +31,7 @@ export const SETTINGS_CATALOGUE = {
   'case.sla_days.bassa': { ...int(1, 365), default: 60, fallback: 'case.sla_days', descrizione: 'Giorni entro cui chiudere un caso di priorità bassa (SLA)', gruppo: 'Casi' },
   'case.sla_days': { ...int(1, 365), default: 30, descrizione: 'Giorni entro cui chiudere un caso, per ogni priorità senza un valore proprio (impostazione precedente: vale solo se salvata)', gruppo: 'Casi' },
   'sos.evaluation_days': { ...int(1, 365), default: 30, descrizione: 'Giorni entro cui il delegato SOS valuta una segnalazione prima che sia segnalata al responsabile antiriciclaggio', gruppo: 'Segnalazioni' },
+  'filing.goaml_rentity_id': { ...int(0, 2_147_483_647), default: 0, descrizione: 'Codice del soggetto segnalante presso la FIU nel portale goAML (rentity_id); 0 se non assegnato', gruppo: 'Segnalazioni' },
   'screening.match_threshold': { ...ratio(), default: 0.85, descrizione: 'Punteggio minimo perché un nominativo sia una corrispondenza', gruppo: 'Screening' },
   'screening.review_threshold': { ...ratio(), default: 0.7, descrizione: 'Punteggio minimo perché un nominativo vada in revisione', gruppo: 'Screening' },
   'screening.four_eyes': { ...bool(), default: true, descrizione: 'La risoluzione di una corrispondenza richiede un secondo operatore', gruppo: 'Screening' },

@@ -44,7 +44,9 @@ export function executeRenderer(services: Pick<AppServices, 'deps' | 'views'>) {
   return async (ctx: Ctx, opts: ExecuteRenderOptions = {}) => {
     const data = await tx(ctx, async (trx) => {
       const { t, customer } = await loadTask(ctx, trx, ctx.params.id ?? ctx.params.codPratica!);
-      const [q, evidence] = await Promise.all([taskQuestionnaire(trx, t.id, customer.tipo_soggetto), cddEvidence(trx, t.id)]);
+      // One after the other: a transaction's queries share one connection.
+      const q = await taskQuestionnaire(trx, t.id, customer.tipo_soggetto);
+      const evidence = await cddEvidence(trx, t.id);
       return { t, customer, q, evidence, names: await peopleNames(trx, evidence.map((e) => e.created_by)) };
     });
     const allowed = allowedFor(ctx, data.t);

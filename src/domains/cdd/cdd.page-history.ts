@@ -15,7 +15,9 @@ export const registerCddHistoryPage: RegisterRoutes = (router, services) => {
   router.get('/cdd/history/:codPratica', staff(STAFF_READ), async (ctx) => {
     const data = await tx(ctx, async (trx) => {
       const { t, customer } = await loadTask(ctx, trx, ctx.params.codPratica!);
-      const [history, reviews] = await Promise.all([cddHistoryForCustomer(trx, t.cod_anagrafe), customerReviews(trx, tenantOf(ctx), t.cod_anagrafe)]);
+      // One after the other: a transaction's queries share one connection.
+      const history = await cddHistoryForCustomer(trx, t.cod_anagrafe);
+      const reviews = await customerReviews(trx, tenantOf(ctx), t.cod_anagrafe);
       return { t, customer, history, reviews };
     });
     render(ctx, views, 'cdd/history.njk', { ...data, labels: PAGE_LABELS });

@@ -40,7 +40,10 @@ export const registerCddTaskPages: RegisterRoutes = (router, services) => {
   router.get('/cdd/:id', staff(STAFF_READ), async (ctx) => {
     const data = await tx(ctx, async (trx) => {
       const { t, customer } = await loadTask(ctx, trx, ctx.params.id!);
-      const [audit, evidence, questionnaire] = await Promise.all([cddTaskAudit(trx, t.id), cddEvidence(trx, t.id), questionnaireSummary(trx, t, customer.tipo_soggetto)]);
+      // One after the other: a transaction is one connection, which runs one query at a time (pg refuses overlapping ones).
+      const audit = await cddTaskAudit(trx, t.id);
+      const evidence = await cddEvidence(trx, t.id);
+      const questionnaire = await questionnaireSummary(trx, t, customer.tipo_soggetto);
       const names = await peopleNames(trx, [t.created_by, t.assegnatario, t.started_by, t.review_requested_by_username, t.completed_by_username, ...evidence.map((e) => e.created_by)]);
       const timelineItems = await cddTimeline(trx, audit);
       // An enhanced task completes on an EDD case approved since it opened: the page shows the customer's cases.

@@ -46,7 +46,7 @@ export const registerExportRoutes: RegisterRoutes = (router, { deps, areas }) =>
       const codAzienda = tenantOf(ctx);
       const out = new PassThrough({ highWaterMark: 256 * 1024 });
       // The first page is read before the answer starts: a filter PostgreSQL refuses is still a clean error.
-      const started = await runExport(deps, { def, codAzienda, actor: user.username, formato, request, filters: rest, out, pageSize: EXPORT_PAGE_SIZE });
+      const started = await runExport(deps, { def, codAzienda, actor: user.username, principal: { user: user.cod_utente, roles: user.ruoli }, formato, request, filters: rest, out, pageSize: EXPORT_PAGE_SIZE });
       ctx.status = 200;
       ctx.type = EXPORT_CONTENT_TYPES[formato];
       const day = new Date().toISOString().slice(0, 10);

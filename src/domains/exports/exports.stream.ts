@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Deps } from '../../deps';
-import { withTenant } from '../../db/tenant';
+import { withTenant, type DbPrincipal } from '../../db/tenant';
 import { tenantScope, walkList, type ListDefinition, type ListExport, type ListRequest } from '../../kit/list';
 import { appendAudit } from '../audit';
 import { csvWriter, xlsxWriter, type ExportFormat, type TableWriter } from './export-writers';
@@ -9,6 +9,8 @@ export interface ExportJob {
   def: ListDefinition & { export: ListExport };
   codAzienda: string;
   actor: string;
+  /** The caller's signed principal: row policies by role (SOS) see the caller, not an anonymous reader. */
+  principal: DbPrincipal;
   formato: ExportFormat;
   /** The list's parsed query (filters, q, sort). */
   request: Record<string, unknown>;
@@ -30,7 +32,13 @@ const auditedFilters = (f: Record<string, unknown>) =>
  */
 export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: () => void }> {
   const { def, codAzienda, actor, out } = job;
-  const read = <T>(fn: (db: import('knex').Knex) => Promise<T>) => withTenant(deps.db, { codAzienda, actor }, fn);
+  const confidential = def.export.confidential;
+  const read = <T>(fn: (db: import('knex').Knex) => Promise<T>) => withTenant(deps.db, { codAzienda, actor, principal: job.principal }, async (trx) => {
+    const rows = await fn(trx);
+    // The rows this page will write (the list reads one more to know whether a next page exists).
+    if (confidential) await confidential.auditPage(trx, (rows as unknown as Record<string, unknown>[]).slice(0, job.pageSize), { codAzienda, actor, formato: job.formato, filters: auditedFilters(job.filters) });
+    return rows;
+  });
   const pages = walkList<Record<string, unknown>>(read, def, tenantScope(codAzienda), job.request as unknown as ListRequest, job.pageSize);
   let next: IteratorResult<Record<string, unknown>[]> | undefined = await pages.next();
   const columns = Object.keys(def.export.columns);
@@ -65,7 +73,8 @@ export async function runExport(deps: Deps, job: ExportJob): Promise<{ finish: (
       out.destroy(err as Error);
     } finally {
       await pages.return(undefined);
-      await withTenant(deps.db, { codAzienda, actor }, (trx) => appendAudit(trx, {
+      // A confidential list's reads are in its own trail (auditPage); the tenant's chain holds no trace of them.
+      if (!confidential) await withTenant(deps.db, { codAzienda, actor }, (trx) => appendAudit(trx, {
         codAzienda, actor, action: 'export.completed', entityType: 'export', entityId: def.name,
         data: { elenco: def.name, formato: job.formato, filtri: auditedFilters(job.filters), righe: rows, completo: complete },
       })).catch((err: unknown) => deps.logger.error({ err, list: def.name, codAzienda }, 'export audit failed'));

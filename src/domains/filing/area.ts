@@ -3,6 +3,7 @@ import { createFilingActivities } from '../../../activities/filing/filing.activi
 import { defineArea } from '../../kit/area';
 import { filingDocumentSource } from './filing.document-source';
 import { FILING_READERS } from './filing.access';
+import { filingsListWithExport } from './filing.export';
 import { registerFilingPages } from './filing.pages';
 import { registerFilingRoutes } from './filing.routes';
 
@@ -12,6 +13,7 @@ export const filingArea = defineArea({
   label: 'Segnalazioni regolamentari',
   routes: [registerFilingRoutes, registerFilingPages],
   activities: createFilingActivities,
+  lists: [filingsListWithExport],
   workflowModules: [fileURLToPath(new URL('../../../workflows/filing/filing.workflow.ts', import.meta.url))],
   navigation: [
     { section: 'Indagini', label: 'Filing', href: '/filing', roles: FILING_READERS, order: 30 },

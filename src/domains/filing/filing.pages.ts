@@ -18,6 +18,7 @@ import { classifyFilingSchema, createFilingSchema, listFilingsQuery, recordSubmi
 import { applyFilingTransition, createFiling, filingDetail, followUpFiling, requireFiling, reportOf } from './filing.service';
 import { loadJurisdiction } from './goaml/jurisdiction-loader';
 import { contentRows, FILING_OPTIONS, WAITING_FOR } from './filing.view-model';
+import { contentSections, placeOf } from './filing.content-labels';
 
 const labels = { stato: FILING_STATO_LABELS, statoTone: FILING_STATO_TONES, tipo: FILING_TIPO_LABELS, azione: FILING_AZIONE_LABELS, finding: FILING_FINDING_LABELS };
 const PREPARERS = rolesFor(filingMachine, 'edit');
@@ -40,13 +41,15 @@ function parseContent(raw: unknown): { ok: true; value: Record<string, unknown> 
 
 /** Staff pages for filings (docs/filing.md). Without JavaScript every action is a form: post, redirect, flash. */
 export const registerFilingPages: RegisterRoutes = (router, { deps, views }) => {
-  const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, fn);
+  const tx = <T>(ctx: Ctx, fn: Parameters<typeof withTenant<T>>[2]) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, principal: { user: ctx.state.user!.cod_utente, roles: ctx.state.user!.ruoli } }, fn);
 
   router.get('/filing', staff(FILING_READERS), async (ctx) => {
     const parsed = listFilingsQuery.safeParse(ctx.query);
     const q = parsed.success ? parsed.data : listFilingsQuery.parse({});
-    const result = await tx(ctx, (trx) => listFilings(trx, q));
-    render(ctx, views, 'filing/list.njk', { result, labels, filters: { stato: q.stato ?? '', tipo: q.tipo ?? '', q: q.q ?? '' }, canCreate: hasRole(ctx.state.user, PREPARERS) });
+    const result = await tx(ctx, (trx) => listFilings(trx, tenantOf(ctx), q));
+    const filters = { q: q.q ?? '', stato: q.stato ?? '', tipo: q.tipo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', dal: q.dal ?? '', al: q.al ?? '', sort: q.sort };
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '')).toString();
+    render(ctx, views, 'filing/list.njk', { result, labels, filters, exportQuery, canCreate: hasRole(ctx.state.user, PREPARERS) });
   });
 
   const renderCompose = (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) =>
@@ -89,7 +92,8 @@ export const registerFilingPages: RegisterRoutes = (router, { deps, views }) => 
       ...(a === 'archive' ? { confirm: { title: 'Archiviare la segnalazione?', text: 'Una segnalazione archiviata non si può più modificare né riaprire.', confirmLabel: 'Sì, archivia' } } : {}),
     }));
     render(ctx, views, 'filing/detail.njk', {
-      f: d, allowed: d.allowed_actions, simpleActions, diagram, timelineItems, rows, unplaced, labels, options: FILING_OPTIONS,
+      f: d, allowed: d.allowed_actions, simpleActions, diagram, timelineItems, rows, sections: contentSections(rows), unplaced, labels, options: FILING_OPTIONS,
+      placeOf,
       contentJson: JSON.stringify(d.content, null, 2), workflow: d.workflow,
     });
   });

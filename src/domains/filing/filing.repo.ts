@@ -2,6 +2,8 @@ import type { Knex } from 'knex';
 import type { FilingRecord } from '../../../workflows/filing/filing.contract';
 import { isUuid } from '../../kit/ids';
 import type { ListFilingsQuery } from './filing.schemas';
+import { runList, tenantScope } from '../../kit/list';
+import { filingsList } from './filing.list';
 
 export type FilingRow = FilingRecord & { package_xml?: string | null };
 
@@ -21,16 +23,20 @@ export async function filingEvents(trx: Knex.Transaction, id: string) {
   return trx('filing_events').where({ filing_id: id }).orderBy([{ column: 'created_at' }, { column: 'id' }]).select('id', 'tipo', 'testo', 'actor', 'created_at');
 }
 
-export async function listFilings(trx: Knex.Transaction, q: ListFilingsQuery) {
-  const base = trx('filings').modify((b) => {
-    if (q.stato) b.where('stato', q.stato);
-    if (q.tipo) b.where('tipo', q.tipo);
-    if (q.q) b.whereILike('titolo', `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  });
-  const [{ count }] = await base.clone().count<{ count: string }[]>({ count: '*' });
-  const rows = await base.clone().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(q.limit).offset(q.offset)
-    .select([...LIST_COLUMNS, trx.raw('jsonb_array_length(findings) + jsonb_array_length(return_errors) as errori')]);
-  return { items: rows.map((r: Record<string, unknown>) => ({ ...r, errori: Number(r.errori) })), total: Number(count) };
+/** One page of the filings list (the list kit); run under the caller's principal (reserved filings). */
+export async function listFilings(trx: Knex.Transaction, codAzienda: string, q: ListFilingsQuery) {
+  return runList<FilingRow & { errori: number }>(trx, filingsList, tenantScope(codAzienda), q);
+}
+
+/**
+ * The SOS a filing was made from (docs/sos.md, "From an SOS to a goAML filing"), or null. The link is
+ * the SOS area's table, read here by name (not through the area, which imports this one) under the
+ * caller's principal: its `sos_confidential` policy answers only to who may see the report, so for
+ * every other role the filing has no SOS, by the database's decision.
+ */
+export async function linkedSos(trx: Knex.Transaction, filingId: string): Promise<{ id: string; cod_segnalazione: string } | null> {
+  const row = await trx('sos_filings as l').join('sos_reports as r', 'r.id', 'l.sos_id').where('l.filing_id', filingId).first('r.id', 'r.cod_segnalazione');
+  return (row as { id: string; cod_segnalazione: string } | undefined) ?? null;
 }
 
 /** What is due and what waits for whom (the workbench): open filings by due date, and those waiting on someone. */

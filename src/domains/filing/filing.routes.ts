@@ -35,7 +35,7 @@ const optionalBody = reasonSchema.or(emptySchema).optional().transform((v) => (v
 export const registerFilingRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'GET', path: '/api/filing', summary: 'Elenco delle segnalazioni regolamentari', tag, access: staff(FILING_READERS), query: listFilingsQuery, response: filingListResponse,
-    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username }, (trx) => listFilings(trx, query)),
+    handler: (ctx, { query }) => withTenant(deps.db, { codAzienda: tenantOf(ctx), actor: ctx.state.user!.username, principal: { user: ctx.state.user!.cod_utente, roles: ctx.state.user!.ruoli } }, (trx) => listFilings(trx, tenantOf(ctx), query)),
   });
 
   router.api({

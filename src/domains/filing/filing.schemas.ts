@@ -3,6 +3,9 @@ import { FILING_TIPI } from '../../../workflows/filing/filing.deadlines';
 import { FILING_STATES } from '../../../workflows/filing/filing.machine';
 import { testo, testoOpzionale } from '../../http/text-field';
 import { JURISDICTION_IDS } from './goaml/jurisdiction';
+import { dayField } from '../../http/day-field';
+import { listParamsShape, listResponse } from '../../kit/list';
+import { filingsList } from './filing.list';
 
 const periodo = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Mese di riferimento nel formato AAAA-MM');
 const emptyToUndefined = <T extends z.ZodType>(s: T) => z.union([s, z.literal('').transform(() => undefined)]).optional();
@@ -41,12 +44,17 @@ export const rejectSchema = z.object({ motivazione: testo({ max: 5_000, multilin
 export const recordSubmissionSchema = z.object({ submission_ref: testo({ max: 200, vuoto: 'Indica il riferimento dell\'invio (protocollo del portale)' }) });
 export const emptySchema = z.object({}).strict();
 
+/** The filings list's query (the API, the page, the export): its filters plus sort, limit, offset and cursor. */
 export const listFilingsQuery = z.object({
-  stato: emptyToUndefined(z.enum(FILING_STATES)),
-  tipo: emptyToUndefined(z.enum(FILING_TIPI)),
+  stato: emptyToUndefined(z.enum(FILING_STATES, { message: 'Stato non valido' })),
+  tipo: emptyToUndefined(z.enum(FILING_TIPI, { message: 'Tipo non valido' })),
+  cod_anagrafe: emptyToUndefined(z.string().trim().min(1).max(64, 'Codice cliente: al massimo 64 caratteri')),
+  dal: emptyToUndefined(dayField('Dal')),
+  al: emptyToUndefined(dayField('Al')),
   q: z.string().trim().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...listParamsShape(filingsList),
+}).superRefine((q, ctx) => {
+  if (q.dal && q.al && q.dal > q.al) ctx.addIssue({ code: 'custom', path: ['al'], message: 'La data finale precede quella iniziale' });
 });
 export type ListFilingsQuery = z.infer<typeof listFilingsQuery>;
 
@@ -66,6 +74,8 @@ export const filingRecordSchema = z.object({
   reject_reason: z.string().nullable(), created_by: z.string(), prepared_by: z.string().nullable(), approved_by: z.string().nullable(),
   ceremony_id: z.string().nullable(), signed_at: date, parent_id: z.string().nullable(), follow_up_id: z.string().nullable(),
   due_at: date, overdue: z.boolean(), workflow_id: z.string(), created_at: date, updated_at: date,
+  /** The customer the filing is about; reserved: made from an SOS, visible only to `sos` and `co`. */
+  cod_anagrafe: z.string().nullable().optional(), riservata: z.boolean().optional(),
   allowed_actions: z.array(z.string()),
 });
 
@@ -76,13 +86,13 @@ export const filingWriteResponse = filingRecordSchema.extend({
 });
 
 export const filingDetailResponse = filingWriteResponse.extend({
+  /** The SOS the filing was made from: only for who may see the report (the database decides), else null. */
+  sos: z.object({ id: z.string(), cod_segnalazione: z.string() }).nullable(),
   events: z.array(z.object({ id: z.string(), tipo: z.string(), testo: z.string(), actor: z.string(), created_at: date })),
 });
 
-export const filingListResponse = z.object({
-  items: z.array(filingRecordSchema.omit({ content: true, findings: true, return_errors: true, allowed_actions: true }).extend({ errori: z.number() })),
-  total: z.number(),
-});
+export const filingListResponse = listResponse(filingRecordSchema.omit({ content: true, findings: true, return_errors: true, allowed_actions: true })
+  .extend({ errori: z.number() }));
 
 export const previewResponse = z.object({
   jurisdiction: z.string(), schema_version: z.string(), report_code: z.string().nullable(), valid: z.boolean(),

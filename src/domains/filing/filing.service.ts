@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { recordSearchAttributes } from '../../../temporal/search-attributes';
 import {
   createFilingUpdate, FILING_INVALID, FILING_RECORD_TYPE, FILING_WORKFLOW_TYPE, filingTransitionUpdate, filingWorkflowId,
-  SIGNATURE_PENDING, type FilingFindingRecord, type FilingReply, type FilingTransitionArgs, type FilingWorkflowInput,
+  SIGNATURE_PENDING, type FilingFindingRecord, type FilingNewData, type FilingReply, type FilingTransitionArgs, type FilingWorkflowInput,
 } from '../../../workflows/filing/filing.contract';
 import { filingMachine } from '../../../workflows/filing/filing.machine';
 import { allowedActions, isFinal } from '../../../workflows/lib/machine';
@@ -15,7 +15,7 @@ import { staffActor } from '../../kit/actor';
 import { decideInTransaction, executeUpdate, startWithUpdate, type ProcessClient, type RejectionMessages } from '../../kit/process';
 import { newRecordId } from '../../kit/request-context';
 import { reportOf, verdictOf } from './filing.content';
-import { filingEvents, getFiling, type FilingRow } from './filing.repo';
+import { filingEvents, getFiling, linkedSos, type FilingRow } from './filing.repo';
 import type { CreateFilingInput } from './filing.schemas';
 import { filingEsignToken } from './filing.tokens';
 import { jurisdictionConfig } from './goaml/jurisdiction';
@@ -24,7 +24,7 @@ import { loadJurisdiction } from './goaml/jurisdiction-loader';
 const MESSAGES: RejectionMessages = { FOUR_EYES_REQUIRED: 'La segnalazione deve essere approvata da un utente diverso da chi l\'ha preparata' };
 
 const db = (deps: Deps, codAzienda: string, user: SessionUser) => <T>(fn: (trx: Knex.Transaction) => Promise<T>) =>
-  withTenant(deps.db, { codAzienda, actor: user.username }, fn);
+  withTenant(deps.db, { codAzienda, actor: user.username, principal: { user: user.cod_utente, roles: user.ruoli } }, fn);
 
 const pc = async (deps: Deps): Promise<ProcessClient> => ({ client: await deps.temporal.get(), taskQueue: deps.temporal.taskQueue });
 
@@ -49,7 +49,7 @@ export async function filingDetail(deps: Deps, codAzienda: string, user: Session
   return db(deps, codAzienda, user)(async (trx) => {
     const row = await getFiling(trx, id);
     if (!row) throw notFound('Segnalazione');
-    return { ...filingView(deps, user, row), events: await filingEvents(trx, id) };
+    return { ...filingView(deps, user, row), events: await filingEvents(trx, id), sos: await linkedSos(trx, id) };
   });
 }
 
@@ -67,7 +67,7 @@ function failures(type: string, failure: ApplicationFailure): HttpError | undefi
   return undefined;
 }
 
-export async function createFiling(deps: Deps, codAzienda: string, user: SessionUser, data: CreateFilingInput & { parent_id?: string | null }, filingId = newRecordId()) {
+export async function createFiling(deps: Deps, codAzienda: string, user: SessionUser, data: CreateFilingInput & Pick<FilingNewData, 'parent_id' | 'cod_anagrafe' | 'riservata' | 'sos_id'>, filingId = newRecordId()) {
   const workflowId = filingWorkflowId(codAzienda, filingId);
   const input: FilingWorkflowInput = { codAzienda, filingId, createdAt: new Date().toISOString(), tipo: data.tipo, periodo: data.periodo_riferimento ?? null };
   const reply = await startWithUpdate(await pc(deps), {
@@ -108,7 +108,7 @@ export async function followUpFiling(deps: Deps, codAzienda: string, user: Sessi
   const old = reply.record;
   const made = await createFiling(deps, codAzienda, user, {
     titolo: `Seguito: ${old.titolo}`.slice(0, 200), tipo: old.tipo, periodo_riferimento: old.periodo_riferimento ?? undefined,
-    content: old.content as CreateFilingInput['content'], parent_id: old.id,
+    content: old.content as CreateFilingInput['content'], parent_id: old.id, cod_anagrafe: old.cod_anagrafe ?? null, riservata: old.riservata ?? false,
   }, old.follow_up_id ?? followUpId);
   return { ...filingView(deps, user, old), follow_up: { id: made.filingId } };
 }

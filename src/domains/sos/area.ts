@@ -3,6 +3,7 @@ import { createSosActivities } from '../../../activities/sos/sos.activities';
 import { defineArea } from '../../kit/area';
 import { sosDocumentSource } from './sos.document-source';
 import { registerSosDossier } from './sos.dossier';
+import { sosListWithExport } from './sos.export';
 import { sosRecordLinks } from './sos.links';
 import { registerSosPages } from './sos.pages';
 import { registerSosRoutes, SOS_ACCESS } from './sos.routes';
@@ -17,6 +18,7 @@ export const sosArea = defineArea({
   activities: createSosActivities,
   workflowModules: [fileURLToPath(new URL('../../../workflows/sos/sos.workflow.ts', import.meta.url))],
   recordLinks: sosRecordLinks,
+  lists: [sosListWithExport],
   navigation: [{ section: 'Indagini', label: 'SOS', href: '/sos', roles: SOS_ACCESS, order: 20 }],
   documentSources: [sosDocumentSource],
 });

@@ -29,6 +29,7 @@ export const SOS_AUDIT_ACTIONS = {
   'sos.document.download': 'Allegato scaricato dall\'indice dei documenti',
   'sos.document.hold': 'Blocco legale applicato a un allegato',
   'sos.document.release': 'Blocco legale rimosso da un allegato',
+  'sos.filing': 'Filing goAML creato dalla segnalazione',
 } as const;
 export type SosAuditAction = keyof typeof SOS_AUDIT_ACTIONS;
 

@@ -1,4 +1,4 @@
-import { tenantOf } from '../../http/auth';
+import { hasRole, tenantOf } from '../../http/auth';
 import { HttpError, ValidationError } from '../../http/errors';
 import { redirectWithFlash, render, type Ctx } from '../../http/render';
 import { stateDiagramView } from '../../http/state-diagram';
@@ -11,8 +11,11 @@ import {
 } from './sos.labels';
 import { SOS_AUDIT_ACTIONS } from './sos.audit';
 import { SOS_ACCESS } from './sos.routes';
+import { SOS_FILERS } from './sos.access';
+import { createFilingFromSos, sosFilingSchema, sosFilings } from './sos.filing';
+import { FILING_STATO_LABELS } from '../filing';
 import { completeTransmissionSchema, createSosSchema, listSosQuery, sosTransitionSchema } from './sos.schemas';
-import { applySosTransition, createSos, listSos, sosAllowedFor, sosDetail } from './sos.service';
+import { applySosTransition, createSos, listSos, sosAllowedFor, sosDb, sosDetail } from './sos.service';
 import { fenomeniSos } from './sos.codes';
 import { SEGNO_LABELS } from '../movements';
 
@@ -32,11 +35,17 @@ const REFUSED: Record<string, string> = {
 /** Staff pages of suspicious-transaction reports (docs/sos.md). Every page reads under the caller's principal. */
 export const registerSosPages: RegisterRoutes = (router, { deps, views }) => {
   router.get('/sos', staff(SOS_ACCESS), async (ctx) => {
+    // An unreadable filter shows the whole list, as the other list pages do.
     const parsed = listSosQuery.safeParse(ctx.query);
-    const q = parsed.success ? parsed.data : {};
-    const items = await listSos(deps, tenantOf(ctx), ctx.state.user!, q);
+    const q = parsed.success ? parsed.data : listSosQuery.parse({});
+    const result = await listSos(deps, tenantOf(ctx), ctx.state.user!, q);
+    const filters = {
+      q: q.q ?? '', stato: q.stato ?? '', tipo: q.tipo ?? '', cod_anagrafe: q.cod_anagrafe ?? '', dal: q.dal ?? '', al: q.al ?? '', sort: q.sort,
+    };
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '')).toString();
     const stati = [{ value: '', label: 'Tutti' }, ...SOS_STATES.map((s) => ({ value: s, label: SOS_STATO_LABELS[s] }))];
-    render(ctx, views, 'sos/list.njk', { items, labels, filters: { stato: q.stato ?? '', q: q.q ?? '' }, stati });
+    const tipi = [{ value: '', label: 'Tutti' }, ...Object.entries(SOS_TIPO_LABELS).map(([value, label]) => ({ value, label }))];
+    render(ctx, views, 'sos/list.njk', { result, labels, filters, exportQuery, stati, tipi });
   });
 
   const renderNew = (ctx: Ctx, values: Record<string, unknown>, errors: Record<string, string> = {}, status = 200) =>
@@ -72,11 +81,28 @@ export const registerSosPages: RegisterRoutes = (router, { deps, views }) => {
     });
     const fenomeni = new Map(fenomeniSos().map((f) => [f.codice, f.descrizione]));
     const soggetti = new Map(d.content.soggetti.map((s) => [s.id, s.nominativo]));
+    const filings = await sosDb(deps, tenantOf(ctx), ctx.state.user!)((trx) => sosFilings(trx, d.row.id));
+    const canFile = hasRole(ctx.state.user, SOS_FILERS) && ['transmitted', 'closed'].includes(d.row.stato) && !filings.some((f) => f.stato !== 'archived');
     render(ctx, views, 'sos/detail.njk', {
+      filings, canFile, filingStato: FILING_STATO_LABELS,
       s: d.row, d, allowed, diagram, labels, fenomeni: Object.fromEntries(fenomeni), soggetti: Object.fromEntries(soggetti),
       simple: allowed.filter((a) => a === 'submit' || a === 'evaluate' || a === 'to_transmit' || a === 'close'),
       workflow: { id: d.row.workflow_id, url: deps.temporal.webUiLink(d.row.workflow_id) },
     });
+  });
+
+  router.post('/sos/:id/filing', staff(SOS_FILERS), async (ctx) => {
+    const back = `/sos/${encodeURIComponent(ctx.params.id!)}`;
+    const parsed = sosFilingSchema.safeParse(formBody(ctx));
+    if (!parsed.success) return redirectWithFlash(ctx, back, 'danger', Object.values(fieldErrors(parsed.error)).join(' '));
+    try {
+      const made = await createFilingFromSos(deps, tenantOf(ctx), ctx.state.user!, ctx.params.id!, parsed.data);
+      redirectWithFlash(ctx, `/filing/${made.filingId}`, 'success', 'Filing goAML creato in bozza dalla segnalazione: completalo, classificalo e validalo');
+    } catch (err) {
+      if (err instanceof ValidationError) return redirectWithFlash(ctx, back, 'danger', err.errors.map((e) => e.message).join(' '));
+      if (err instanceof HttpError && err.status === 409) return redirectWithFlash(ctx, back, 'danger', err.detail ?? err.title);
+      throw err;
+    }
   });
 
   router.post('/sos/:id/transizione', staff(SOS_ACCESS), async (ctx) => {

@@ -3,7 +3,8 @@ import { tenantOf } from '../../http/auth';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
 import { rolesFor } from '../../kit/process';
-import type { Role } from '../../kit/roles';
+import { SOS_ACCESS, SOS_FILERS } from './sos.access';
+import { createFilingFromSos, sosFilingSchema } from './sos.filing';
 import { sosMachine } from '../../../workflows/sos/sos.machine';
 import {
   completeTransmissionSchema, createSosSchema, listSosQuery, sosAttachmentResponse, sosCommunicationResponse, sosCommunicationSchema,
@@ -11,13 +12,9 @@ import {
 } from './sos.schemas';
 import { addSosAttachment, addSosCommunication, applySosTransition, createSos, listSos } from './sos.service';
 
-/**
- * Who may reach the SOS routes at all: the reporters and the delegates. Which report each of
- * them sees is the database's decision (docs/sos.md, "Tipping-off"); auditors, viewers and
- * admins are refused here besides.
- */
-export const SOS_ACCESS: Role[] = ['analyst', 'sos', 'co'];
+export { SOS_ACCESS };
 const tag = 'Segnalazioni SOS';
+const sosFilingResponse = z.object({ filing_id: z.string(), stato: z.string(), titolo: z.string() });
 
 const attachmentSchema = z.object({
   nome_file: z.string().trim().min(1, 'Indica il nome del file').max(200, 'Massimo 200 caratteri').regex(/^[^/\\]+$/, 'Nome di file non valido'),
@@ -30,7 +27,7 @@ const attachmentSchema = z.object({
 export const registerSosRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'GET', path: '/api/sos/reports', summary: 'Elenco delle segnalazioni visibili all\'utente', tag, access: staff(SOS_ACCESS), query: listSosQuery, response: sosListResponse,
-    handler: async (ctx, { query }) => ({ items: await listSos(deps, tenantOf(ctx), ctx.state.user!, query) }),
+    handler: (ctx, { query }) => listSos(deps, tenantOf(ctx), ctx.state.user!, query),
   });
 
   router.api({
@@ -63,5 +60,15 @@ export const registerSosRoutes: RegisterRoutes = (router, { deps }) => {
   router.api({
     method: 'POST', path: '/api/sos/reports/:id/communications', summary: 'Registra una comunicazione con la UIF', tag, access: staff(rolesFor(sosMachine, 'evaluate')), body: sosCommunicationSchema, response: sosCommunicationResponse, status: 201,
     handler: (ctx, { body, params }) => addSosCommunication(deps, tenantOf(ctx), ctx.state.user!, params.id!, body),
+  });
+
+  router.api({
+    method: 'POST', path: '/api/sos/reports/:id/filing', tag, access: staff(SOS_FILERS), body: sosFilingSchema, response: sosFilingResponse, status: 201,
+    summary: 'Crea dal report trasmesso un filing goAML STR in bozza (riservato al delegato SOS e al responsabile), collegato alla segnalazione',
+    handler: async (ctx, { body, params }) => {
+      const made = await createFilingFromSos(deps, tenantOf(ctx), ctx.state.user!, params.id!, body);
+      ctx.set('Location', `/filing/${made.filingId}`);
+      return { filing_id: made.filingId, stato: made.view.stato, titolo: made.view.titolo };
+    },
   });
 };

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { SOS_RUOLI } from '../../../workflows/sos/sos.contract';
 import { SOS_STATES } from '../../../workflows/sos/sos.machine';
 import { refersTo } from '../../db/references';
+import { dayField } from '../../http/day-field';
+import { listParamsShape, listResponse } from '../../kit/list';
+import { sosList } from './sos.list';
 import { testo, testoOpzionale, testoOVuoto } from '../../http/text-field';
 import { subIndice } from '../monitoring';
 import { SEGNI } from '../movements';
@@ -82,10 +85,24 @@ export const sosCommunicationSchema = z.object({
   protocollo: optionalCode(64),
 });
 
+const empty = z.literal('').transform(() => undefined);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** The SOS list's query (the API, the pages, the export): the list's filters plus sort, limit and cursor. */
 export const listSosQuery = z.object({
-  stato: z.enum(SOS_STATES).optional().or(z.literal('').transform(() => undefined)),
+  stato: z.enum(SOS_STATES, { message: 'Stato non valido' }).optional().or(empty),
+  tipo: z.enum(['originale', 'sostitutiva'], { message: 'Tipo non valido (originale o sostitutiva)' }).optional().or(empty),
+  cod_anagrafe: z.string().trim().min(1).max(64, 'Codice cliente: al massimo 64 caratteri').optional().or(empty),
+  dal: dayField('Dal').optional().or(empty),
+  al: dayField('Al').optional().or(empty),
+  reporter: z.union([z.uuid({ message: 'Autore non valido' }), z.literal('me')]).optional().or(empty),
+  in_coda: bool.optional().or(empty),
   q: shortText(200).optional(),
+  ...listParamsShape(sosList),
+}).superRefine((q, ctx) => {
+  if (q.dal && q.al && q.dal > q.al) ctx.addIssue({ code: 'custom', path: ['al'], message: 'La data finale precede quella iniziale' });
 });
+export type ListSosQuery = z.infer<typeof listSosQuery>;
 
 const sosRecord = z.object({
   id: z.string(), cod_segnalazione: z.string(), tipo: z.string(), sostituisce_id: z.string().nullable(), stato: z.enum(SOS_STATES),
@@ -94,7 +111,7 @@ const sosRecord = z.object({
   protocollo_uif: z.string().nullable(), trasmessa_at: z.string().nullable(), valutazione_giorni: z.number(),
   valutazione_scadenza: z.string().nullable(), escalated: z.boolean(), created_at: z.string(), updated_at: z.string(), closed_at: z.string().nullable(),
 });
-export const sosListResponse = z.object({ items: z.array(sosRecord) });
+export const sosListResponse = listResponse(sosRecord);
 export const sosWriteResponse = sosRecord.extend({ allowed_actions: z.array(z.string()), workflow: z.object({ id: z.string(), url: z.string() }) });
 export const sosDetailResponse = sosWriteResponse.extend({
   content: z.record(z.string(), z.unknown()),

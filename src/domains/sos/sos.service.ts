@@ -12,11 +12,14 @@ import type { SosContent, SosNewData, SosRecord, SosReply, SosTransitionArgs } f
 import { SOS_EDITABLE_STATES, sosMachine, type SosStatus } from '../../../workflows/sos/sos.machine';
 import { getSetting } from '../admin';
 import { alertParts, findAlert, subIndice } from '../monitoring';
+import { cddEvidence, getCddTask } from '../cdd';
 import { DocumentStore, sniffDocument } from '../onboarding';
 import { appendSosAudit, type SosAuditAction } from './sos.audit';
 import { startSos, transitionSos } from './sos.commands';
 import { assertSosContentReferences, readSosContent, writeSosContent } from './sos.content';
-import type { CreateSosInput } from './sos.schemas';
+import type { CreateSosInput, ListSosQuery } from './sos.schemas';
+import { sosList } from './sos.list';
+import { runList, tenantScope, type ListRequest } from '../../kit/list';
 import { missingRequired } from './sos.completeness';
 import { sosReadiness } from './sos.readiness';
 
@@ -66,8 +69,15 @@ const emptyContent = (): SosContent => ({ operazioni: [], soggetti: [], rapporti
  * relationship and the anomaly indicators of its rule (proposed); a case brings its
  * customer; by hand, the subject named.
  */
-export async function proposeSos(trx: Knex.Transaction, codAzienda: string, b: CreateSosInput): Promise<{ codAnagrafe: string; ref: string | null; content: SosContent }> {
+/** A file the origin already holds (a CDD abstention's evidence), attached to the new report by its content address. */
+export interface ProposedAttachment { sha256: string; nome_file: string; mime: string; dimensione: number; descrizione: string }
+
+export async function proposeSos(trx: Knex.Transaction, codAzienda: string, b: CreateSosInput): Promise<{
+  codAnagrafe: string; ref: string | null; content: SosContent; descrizione: string | null; allegati: ProposedAttachment[];
+}> {
   const content = emptyContent();
+  let descrizione: string | null = null;
+  const allegati: ProposedAttachment[] = [];
   let codAnagrafe = b.cod_anagrafe ?? null;
   let ref = b.origine_ref ?? null;
   if (b.origine === 'alert') {
@@ -100,14 +110,32 @@ export async function proposeSos(trx: Knex.Transaction, codAzienda: string, b: C
   } else if (b.origine === 'caso') {
     const c = isUuid(b.origine_ref!) ? await trx('cases').where({ id: b.origine_ref }).first('id', 'cod_anagrafe') as { id: string; cod_anagrafe: string | null } | undefined : undefined;
     if (!c) throw field('origine_ref', 'Caso non trovato');
+    if (c.cod_anagrafe && b.cod_anagrafe && b.cod_anagrafe !== c.cod_anagrafe) throw field('cod_anagrafe', 'Il soggetto indicato non è quello del caso');
     codAnagrafe = c.cod_anagrafe ?? codAnagrafe;
     if (!codAnagrafe) throw field('cod_anagrafe', 'Il caso non riguarda un soggetto: indicalo');
+  } else if (b.origine === 'cdd') {
+    // Only an abstention (art. 42) of this tenant's CDD, about the subject named, may originate a report.
+    const t = await getCddTask(trx, b.origine_ref!);
+    if (!t) throw field('origine_ref', 'Verifica di adeguata verifica non trovata');
+    if (t.stato !== 'abstained') throw field('origine_ref', 'Solo una verifica conclusa con astensione può originare una segnalazione');
+    if (b.cod_anagrafe && b.cod_anagrafe !== t.cod_anagrafe) throw field('cod_anagrafe', 'Il soggetto indicato non è il cliente della verifica');
+    codAnagrafe = t.cod_anagrafe;
+    ref = t.cod_pratica;
+    const evidence = await cddEvidence(trx, t.id);
+    // The abstention's reasons and evidence open the description; its files come along as attachments.
+    descrizione = [
+      `Astensione nella verifica ${t.cod_pratica}: ${t.motivazione_astensione ?? ''}`.trim(),
+      ...(evidence.length ? ['Evidenze raccolte nella verifica:', ...evidence.map((e) => `- ${e.descrizione}${e.riferimento ? ` (${e.riferimento})` : ''}`)] : []),
+    ].join('\n');
+    for (const e of evidence) {
+      if (e.sha256 && e.nome_file) allegati.push({ sha256: e.sha256, nome_file: e.nome_file, mime: e.mime ?? 'application/octet-stream', dimensione: Number(e.dimensione ?? 0), descrizione: `Evidenza della verifica ${t.cod_pratica}: ${e.descrizione}`.slice(0, 500) });
+    }
   }
   if (!codAnagrafe) throw field('cod_anagrafe', 'Indica il soggetto segnalato');
   const customer = await customerSubject(trx, codAzienda, codAnagrafe);
   if (!customer) throw field('cod_anagrafe', 'Soggetto non trovato');
   content.soggetti.unshift({ cod_anagrafe: customer.cod_anagrafe, nominativo: customer.denominazione, codice_fiscale: customer.codice_fiscale, ruolo: 'cliente' });
-  return { codAnagrafe: customer.cod_anagrafe, ref, content };
+  return { codAnagrafe: customer.cod_anagrafe, ref, content, descrizione, allegati };
 }
 
 export async function readEvaluationDays(trx: Knex.Transaction, codAzienda: string): Promise<number> {
@@ -136,22 +164,29 @@ export async function createSos(deps: Deps, codAzienda: string, user: SessionUse
     if (b.content && customer && !content.soggetti.some((x) => x.ruolo === 'cliente' && x.cod_anagrafe === customer.cod_anagrafe)) content.soggetti = [...content.soggetti, customer];
     const data: SosNewData = {
       tipo: sostituisce ? 'sostitutiva' : 'originale', sostituisce_id: sostituisce, origine: b.origine, origine_ref: proposal.ref,
-      cod_anagrafe: proposal.codAnagrafe, oggetto: b.oggetto, descrizione: b.descrizione ?? '', content,
+      cod_anagrafe: proposal.codAnagrafe, oggetto: b.oggetto, descrizione: b.descrizione || proposal.descrizione || '', content,
     };
-    return { data, evaluationDays: await readEvaluationDays(trx, codAzienda) };
+    return { data, evaluationDays: await readEvaluationDays(trx, codAzienda), allegati: proposal.allegati };
   });
-  const { sosId, reply } = await startSos(await sosProcess(deps), { codAzienda, user, ...prepared });
+  const { allegati, ...start } = prepared;
+  const { sosId, reply } = await startSos(await sosProcess(deps), { codAzienda, user, ...start });
+  if (allegati.length) {
+    await sosDb(deps, codAzienda, user)(async (trx) => {
+      for (const a of allegati) {
+        const id = randomUUID();
+        await trx('sos_allegati').insert({ id, cod_azienda: codAzienda, sos_id: sosId, sha256: a.sha256, nome_file: a.nome_file, mime: a.mime, dimensione: a.dimensione, descrizione: a.descrizione, created_by: user.username });
+        await appendSosAudit(trx, { codAzienda, sosId, actor: user.username, action: 'sos.attachment', data: { id, sha256: a.sha256, nome_file: a.nome_file, origine: 'cdd' } });
+      }
+    });
+  }
   const record = reply.record ?? await sosDb(deps, codAzienda, user)((trx) => requireSos(trx, sosId));
   return { sosId, view: sosView(deps, user, record) };
 }
 
-export async function listSos(deps: Deps, codAzienda: string, user: SessionUser, q: { stato?: SosStatus | undefined; q?: string | undefined }) {
-  return sosDb(deps, codAzienda, user)(async (trx) => {
-    const qb = trx('sos_reports').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(200);
-    if (q.stato) qb.where('stato', q.stato);
-    if (q.q) qb.where((w) => w.whereILike('oggetto', `%${q.q}%`).orWhereILike('cod_segnalazione', `%${q.q}%`).orWhereILike('cod_anagrafe', `%${q.q}%`));
-    return (await qb) as SosRow[];
-  });
+/** One page of the SOS list: what the database shows this caller (the tipping-off policy), through the list kit. */
+export async function listSos(deps: Deps, codAzienda: string, user: SessionUser, q: ListSosQuery) {
+  const req = { ...q, reporter: q.reporter === 'me' ? user.cod_utente : q.reporter };
+  return sosDb(deps, codAzienda, user)((trx) => runList<SosRow>(trx, sosList, tenantScope(codAzienda), req as ListRequest));
 }
 
 /** The report with everything it holds; the read itself is recorded in the report's audit chain. */

@@ -5,13 +5,13 @@ import { fieldErrors } from '../../http/validate';
 import { staff } from '../../kit/access';
 import type { RegisterRoutes } from '../../kit/area';
 import { rolesFor } from '../../kit/process';
-import { SOS_EDITABLE_STATES, sosMachine, type SosStatus } from '../../../workflows/sos/sos.machine';
+import { SOS_EDITABLE_STATES, sosMachine } from '../../../workflows/sos/sos.machine';
 import { missingRequired } from './sos.completeness';
 import { SOS_RUOLO_LABELS, SOS_STATO_LABELS, SOS_STATO_TONES } from './sos.labels';
 import { sosReadiness } from './sos.readiness';
 import { SOS_ACCESS } from './sos.routes';
-import { completeTransmissionSchema } from './sos.schemas';
-import { applySosTransition, requireSos, sosAllowedFor, sosDb, updateSosContent, type SosRow } from './sos.service';
+import { completeTransmissionSchema, listSosQuery } from './sos.schemas';
+import { applySosTransition, listSos, requireSos, sosAllowedFor, sosDb, updateSosContent } from './sos.service';
 import { contentFromSelection, investigationData, selectedOf } from './sos.workbench';
 import { appendSosAudit } from './sos.audit';
 import { ALERT_STATO_LABELS, DISPOSIZIONE_LABELS, TIPOLOGIA_LABELS } from '../monitoring';
@@ -24,8 +24,6 @@ const labels = {
   classe: CLASSE_RISCHIO_LABELS as Record<string, string>,
 };
 const formBody = (ctx: Ctx) => ((ctx.request as unknown as { body?: Record<string, unknown> }).body ?? {});
-/** What waits for a delegate: reports to evaluate, in evaluation, to transmit. */
-const DELEGATE_QUEUE: SosStatus[] = ['submitted', 'under_evaluation', 'to_transmit'];
 
 /**
  * The SOS workbench (docs/sos.md): the queue, the investigation view that fills a report from the
@@ -36,11 +34,12 @@ export const registerSosWorkbench: RegisterRoutes = (router, { deps, views }) =>
   router.get('/sos/queue', staff(SOS_ACCESS), async (ctx) => {
     const user = ctx.state.user!;
     const delegate = user.ruoli.some((r) => r === 'sos' || r === 'co');
-    const items = await sosDb(deps, tenantOf(ctx), user)((trx) => {
-      const q = trx('sos_reports').orderByRaw('valutazione_scadenza asc nulls last, created_at asc').limit(200);
-      return (delegate ? q.whereIn('stato', DELEGATE_QUEUE) : q.where({ stato: 'draft', reporter: user.cod_utente })) as Promise<SosRow[]>;
-    });
-    render(ctx, views, 'sos/queue.njk', { items, labels, delegate });
+    // The delegate's queue: what waits for a decision, nearest evaluation term first; an analyst's: their drafts.
+    const parsed = listSosQuery.safeParse({ sort: 'valutazione_scadenza', ...ctx.query });
+    const q = parsed.success ? parsed.data : listSosQuery.parse({ sort: 'valutazione_scadenza' });
+    const fixed = delegate ? { in_coda: true } : { stato: 'draft' as const, reporter: 'me' as const };
+    const result = await listSos(deps, tenantOf(ctx), user, { ...q, ...fixed });
+    render(ctx, views, 'sos/queue.njk', { result, labels, delegate, filters: { sort: q.sort } });
   });
 
   const renderInvestigation = async (ctx: Ctx, errors: Record<string, string> = {}, values?: Record<string, unknown>, status = 200) => {

@@ -86,7 +86,17 @@ export interface ListExport {
   values?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** What the list's route does to the parsed query for its caller (`assegnatario=me` -> the caller's id). */
   forCaller?: (query: Record<string, unknown>, codUtente: string) => Record<string, unknown>;
+  /**
+   * Rows guarded by a policy on the reader's role (the SOS reports, docs/sos.md "Tipping-off"): each
+   * page is read under the caller's signed principal, so the database shows only what the caller may
+   * see; `auditPage` records the rows written in the area's own trail, in the page's transaction; and
+   * nothing goes to the tenant's audit chain, which other roles read.
+   */
+  confidential?: { auditPage: (trx: Knex.Transaction, rows: readonly Record<string, unknown>[], e: ConfidentialExportEvent) => Promise<void> };
 }
+
+/** What an export of confidential rows tells its area's audit trail. */
+export interface ConfidentialExportEvent { codAzienda: string; actor: string; formato: string; filters: Record<string, unknown> }
 
 /** Identity with inference: a list is declared once, next to its area's repo. */
 export const defineList = <F extends Record<string, unknown>>(def: ListDefinition<F>): ListDefinition<F> => def;
