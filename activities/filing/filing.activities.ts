@@ -8,6 +8,7 @@ import { FILING_STATO_LABELS, filingTransitionText } from '../../src/domains/fil
 import { filingEsignToken, sha256Hex } from '../../src/domains/filing/filing.tokens';
 import { loadJurisdiction } from '../../src/domains/filing/goaml/jurisdiction-loader';
 import { notify } from '../../src/domains/notifications';
+import { appendSosAudit } from '../../src/domains/sos';
 import { messaging, type Messaging } from '../../src/domains/outbox';
 import {
   FILING_NOT_FOUND, type FilingActivities, type FilingCheck, type FilingProjection, type FilingRecord,
@@ -62,6 +63,23 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
   const tx = <T>(p: { codAzienda: string; actor: MachineActor }, fn: (trx: Knex.Transaction) => Promise<T>) =>
     withTenant(db, { codAzienda: p.codAzienda, actor: p.actor.username, principal: { user: p.actor.id, roles: p.actor.roles } }, fn);
 
+  /**
+   * A filing's audit event. A reserved filing (made from an SOS) is audited in its report's own
+   * chain, never in the tenant's, which auditors and admins read (art. 39 d.lgs. 231/2007: no trace
+   * of a report outside its allowed roles). Fails closed: a reserved filing whose report this
+   * principal cannot see is not audited in the tenant's chain instead.
+   */
+  async function auditFiling(trx: Knex.Transaction, e: Parameters<typeof appendAudit>[1] & { codAzienda: string; entityId: string }): Promise<void> {
+    const filing = await trx('filings').where({ id: e.entityId }).first('riservata') as { riservata: boolean } | undefined;
+    const link = await trx('sos_filings').where({ filing_id: e.entityId }).first('sos_id') as { sos_id: string } | undefined;
+    if (link) {
+      await appendSosAudit(trx, { codAzienda: e.codAzienda, sosId: link.sos_id, actor: e.actor, action: 'sos.filing.event', data: { filing_id: e.entityId, filing_action: e.action, ...(e.data ?? {}) } });
+      return;
+    }
+    if (filing?.riservata) throw ApplicationFailure.create({ type: 'FILING_RESERVED_UNLINKED', message: `reserved filing ${e.entityId} has no report visible to this principal`, nonRetryable: true });
+    await appendAudit(trx, e);
+  }
+
   /** Writes the transition's event, row and audit event once; a retry finds its event and answers the row. */
   async function writeTransition(trx: Knex.Transaction, p: FilingProjection, extra: Record<string, unknown> = {}, auditData: Record<string, unknown> = {}): Promise<FilingRecord> {
     await lock(trx, p.filingId);
@@ -73,7 +91,7 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
     const now = new Date();
     const [row] = await trx('filings').where({ id: p.filingId })
       .update({ stato: p.to, ...transitionFields(p, now), ...extra, updated_at: now }).returning('*');
-    await appendAudit(trx, {
+    await auditFiling(trx, {
       codAzienda: p.codAzienda, actor: p.actor.username, action: `filing.${p.action}`, entityType: 'filing', entityId: p.filingId,
       data: {
         from: p.from, to: p.to, transition_id: p.transitionId, ...(p.args.reason ? { reason: p.args.reason } : {}),
@@ -97,7 +115,7 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
       if (!verdict.valid) {
         await lock(trx, p.filingId);
         const [kept] = await trx('filings').where({ id: p.filingId }).update({ findings: json(verdict.findings), updated_at: new Date() }).returning('*');
-        await appendAudit(trx, {
+        await auditFiling(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'filing.validation_failed', entityType: 'filing', entityId: p.filingId,
           data: { step: p.action, errors: verdict.findings.length, codes: [...new Set(verdict.findings.map((f) => f.code))] },
         });
@@ -126,7 +144,7 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
           id: randomUUID(), cod_azienda: p.codAzienda, filing_id: p.filingId, tipo: 'create',
           testo: p.data.parent_id ? `Bozza creata come seguito di ${p.data.parent_id}` : `Bozza creata: ${p.data.titolo}`, actor: p.actor.username,
         });
-        await appendAudit(trx, {
+        await auditFiling(trx, {
           codAzienda: p.codAzienda, actor: p.actor.username, action: 'filing.create', entityType: 'filing', entityId: p.filingId,
           data: { titolo: p.data.titolo, tipo: p.data.tipo, due_at: p.dueAt, workflow_id: p.workflowId, ...(p.data.parent_id ? { parent_id: p.data.parent_id } : {}) },
         });
@@ -174,7 +192,7 @@ export function createFilingActivities(deps: ActivityDeps, m: Messaging = messag
           testo: overdue ? `Scadenza del ${day} superata (stato ${FILING_STATO_LABELS[row.stato]})` : `Scadenza il ${day}`, actor: 'system',
         }).returning('id');
         if (overdue) await trx('filings').where({ id: p.filingId }).update({ overdue: true, updated_at: new Date() });
-        await appendAudit(trx, {
+        await auditFiling(trx, {
           codAzienda: p.codAzienda, actor: 'system', action: `filing.${p.kind}`, entityType: 'filing', entityId: p.filingId,
           data: { due_at: p.dueAt, stato: row.stato, event_id: first[0]?.id },
         });

@@ -63,6 +63,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 const FIXTURES: Record<string, Fixture> = {
   'POST /api/cases': async (a) => ({ body: { titolo: 'Percorso dei riferimenti', tipo: 'indagine', priorita: 'media', cod_anagrafe: a.persone[0], assegnatario: a.values.utente } }),
   'POST /api/documenti': async (a) => ({ body: { cod_anagrafe: a.persone[0], tipo: 'altro', numero: 'DOC-2' } }),
+  'POST /api/documents/spine': async (a) => ({ body: { cod_anagrafe: a.persone[0], descrizione: 'Documento del percorso' } }),
+  'POST /api/dossier/generate': async (a) => ({ body: { cod_anagrafe: a.persone[0], sezioni: ['identita'] } }),
   'POST /api/edd': async (a) => ({ body: { cod_anagrafe: a.persone[0], motivi: ['pep'], cdd_pratica_id: a.values.cdd_pratica } }),
   'POST /api/edd/{id}/step': async (a, { staff }) => {
     const edd = await staff.post('/api/edd', { cod_anagrafe: a.persone[1], motivi: ['pep'] });

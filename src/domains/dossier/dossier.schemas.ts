@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refersTo } from '../../db/references';
 import { DOSSIER_STATES } from '../../../workflows/dossier/dossier.machine';
 import { DOSSIER_SECTIONS } from '../../../workflows/dossier/dossier.sections';
 import { listParamsShape, listResponse } from '../../kit/list';
@@ -9,7 +10,7 @@ const emptyToUndefined = <T extends z.ZodType>(s: T) => z.union([s, z.literal(''
 const codAnagrafe = z.string({ message: 'Indica il codice anagrafico del cliente' }).trim().min(1, 'Indica il codice anagrafico del cliente').max(64, 'Codice anagrafico troppo lungo');
 
 export const generateDossierSchema = z.object({
-  cod_anagrafe: codAnagrafe,
+  cod_anagrafe: refersTo('cliente', codAnagrafe),
   sezioni: z.array(z.enum(DOSSIER_SECTIONS, { message: 'Sezione sconosciuta' }), { message: 'Scegli le sezioni del fascicolo' })
     .min(1, 'Scegli almeno una sezione').max(DOSSIER_SECTIONS.length),
 }).strict();

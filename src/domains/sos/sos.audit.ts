@@ -30,6 +30,7 @@ export const SOS_AUDIT_ACTIONS = {
   'sos.document.hold': 'Blocco legale applicato a un allegato',
   'sos.document.release': 'Blocco legale rimosso da un allegato',
   'sos.filing': 'Filing goAML creato dalla segnalazione',
+  'sos.filing.event': 'Passaggio del filing goAML della segnalazione',
 } as const;
 export type SosAuditAction = keyof typeof SOS_AUDIT_ACTIONS;
 
