@@ -14,6 +14,7 @@ describe('dossier API and pages (customer dossiers)', function () {
   let analyst: TestClient, co: TestClient, auditor: TestClient, viewer: TestClient, outsider: TestClient;
   let coUser: TestUser;
   let company: string;
+  let giulia: string;
   let dossierId: string;
 
   const ok = (r: { status: number; text: string }, status = 200) => assert.equal(r.status, status, r.text);
@@ -41,6 +42,16 @@ describe('dossier API and pages (customer dossiers)', function () {
     });
     ok(p, 201);
     ok(await analyst.post('/api/legami', { cod_anagrafe_da: company, cod_anagrafe_a: p.body.cod_anagrafe, tipo: 'socio', percentuale: 60, dal: '2025-06-01' }), 201);
+    // A second level: a holding with 40% of the company, held 90% by Giulia Verdi (36% effective, 40% under art. 20 as she controls it).
+    const h = await analyst.post('/api/anagrafe', {
+      tipo_soggetto: 'societa', denominazione: 'Holding Emiliana S.p.A.', codice_fiscale: '04555666777', partita_iva: '04555666777', paese_residenza: 'IT', nazionalita: 'IT',
+    });
+    ok(h, 201);
+    const g = await analyst.post('/api/anagrafe', { tipo_soggetto: 'persona_fisica', nome: 'Giulia', cognome: 'Verdi', data_nascita: '1979-04-02', nazionalita: 'IT', paese_residenza: 'IT' });
+    ok(g, 201);
+    giulia = g.body.cod_anagrafe;
+    ok(await analyst.post('/api/legami', { cod_anagrafe_da: company, cod_anagrafe_a: h.body.cod_anagrafe, tipo: 'socio', percentuale: 40, dal: '2025-06-01' }), 201);
+    ok(await analyst.post('/api/legami', { cod_anagrafe_da: h.body.cod_anagrafe, cod_anagrafe_a: giulia, tipo: 'socio', percentuale: 90, dal: '2025-06-01' }), 201);
     ok(await analyst.post('/api/rapporti', { cod_anagrafe: company, tipo: 'conto_corrente', data_apertura: '2026-01-15', scopo: 'Conto aziendale' }), 201);
   });
 
@@ -75,6 +86,11 @@ describe('dossier API and pages (customer dossiers)', function () {
     assert.ok(check.valid && check.manifest.cod_anagrafe === company && check.manifest.pages === r.body.pagine, JSON.stringify(check));
     const text = pdfText(pdf.bytes);
     for (const s of ['Ceramiche Sassolesi S.r.l.', 'Mario Rossi', 'Socio 60%', 'Conto corrente', `Pagina 1 di ${r.body.pagine}`]) assert.ok(text.includes(s), `PDF lacks ${s}`);
+    // The whole chain: the holding and the person above it, the person a beneficial owner with her effective share (the UBO engine's).
+    for (const s of ['Holding Emiliana S.p.A.', 'Socio 40%', 'Socio 90%', 'Titolare effettivo 36%', 'Titolare effettivo 60%', 'Titolari effettivi calcolati sulla catena: Proprietà (art. 20, comma 2)']) {
+      assert.ok(text.includes(s), `PDF lacks ${s}`);
+    }
+    assert.match(text, new RegExp(`Giulia Verdi \\(${giulia}\\)\n36%\n40%\nProprietà indiretta\n`), 'her row: effective share, share under art. 20, the reason');
     // The dossier is indexed in the document spine with the same hash, and its bytes read back from there.
     const spine = await auditor.get(`/api/documents/spine?q=${r.body.pdf_sha256}`);
     ok(spine);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DossierData } from '../../src/domains/dossier/dossier.data';
 import { renderDossierPdf } from '../../src/domains/dossier/dossier.pdf';
+import type { DossierStructure } from '../../src/domains/dossier/dossier.structure';
 import { allowedActions, checkTransition } from '../../workflows/lib/machine';
 import { dossierMachine } from '../../workflows/dossier/dossier.machine';
 import { DOSSIER_SECTIONS, normaliseSections } from '../../workflows/dossier/dossier.sections';
@@ -20,6 +21,7 @@ const data: DossierData = {
     { cod_anagrafe: 'ANA-UBO2', denominazione: 'Sara Ferri', tipo: 'Socio', percentuale: 40, controllo: null, posizione: 'sopra', persona: true, pep: true, attivo: false },
     { cod_anagrafe: 'ANA-SUB1', denominazione: 'Ferri Immobiliare S.r.l.', tipo: 'Controllante', percentuale: 100, controllo: 'Controllo', posizione: 'sotto', persona: false, pep: false, attivo: true },
   ],
+  structure: null,
   documents: [{ tipo: 'Visura camerale', numero: 'VC-2026-1', rilascio: '2026-01-10', scadenza: null, stato: 'Valido' }],
   cdd: [{ codice: 'CDD-000001', livello: 'Rafforzata', motivo: 'Onboarding', stato: 'Completata', aperta: '2026-01-02T10:00:00Z', chiusa: '2026-01-05T10:00:00Z' }],
   edd: [{ codice: 'EDD-000001', motivi: 'PEP', stato: 'Chiusa', aperta: '2026-01-03T10:00:00Z', chiusa: '2026-02-01T10:00:00Z' }],
@@ -72,6 +74,34 @@ describe('customer dossier PDF (read back from its text)', function () {
     assert.ok(all.includes('Nessun caso di indagine sul cliente.'));
     assert.ok(all.includes('Nessuna valutazione del rischio conclusa'));
     assert.match(all, /Pagina 1 di 1/);
+  });
+
+  it('draws a deep chain level by level up to its bounds and lists the subjects left out, with the beneficial owners\' table', async () => {
+    // Seven levels of holding companies, each also held by four persons: more than five levels and twenty boxes.
+    const nodes: DossierStructure['nodes'] = [{ cod_anagrafe: 'ANA-L0', denominazione: 'Ferri Costruzioni S.r.l.', persona: false, pep: false, livello: 0, titolare: null }];
+    const edges: DossierStructure['edges'] = [];
+    for (let l = 1; l <= 7; l++) {
+      nodes.push({ cod_anagrafe: `ANA-L${l}`, denominazione: `Holding livello ${l} S.p.A.`, persona: false, pep: false, livello: l, titolare: null });
+      edges.push({ da: `ANA-L${l}`, a: `ANA-L${l - 1}`, etichetta: 'Socio 70%' });
+      for (let p = 1; p <= 4; p++) {
+        nodes.push({ cod_anagrafe: `ANA-P${l}${p}`, denominazione: `Persona ${l}.${p}`, persona: true, pep: false, livello: l, titolare: l === 1 && p === 1 ? 'Titolare effettivo 10%' : null });
+        edges.push({ da: `ANA-P${l}${p}`, a: `ANA-L${l - 1}`, etichetta: 'Socio 10%' });
+      }
+    }
+    const structure: DossierStructure = {
+      nodes, edges, criterio: 'Proprietà (art. 20, comma 2)', note: [],
+      titolari: [{ cod_anagrafe: 'ANA-P11', denominazione: 'Persona 1.1', quota_effettiva: '10%', quota_attribuita: '10%', motivo: 'Proprietà diretta', riferimento: 'art. 20, comma 2, lett. a), d.lgs. 231/2007' }],
+    };
+    assert.equal(nodes.length, 36);
+    const { pdf } = await renderDossierPdf({ ...data, structure }, { ...meta, sections: ['identita', 'titolari'] });
+    const all = pdfText(pdf);
+    assert.ok(all.includes('Altri 16 soggetti della'), all);
+    for (const fact of ['Soggetti della catena non disegnati', 'Holding livello 5 S.p.A. (ANA-L5)', 'Socio 70% di Holding livello 4 S.p.A.', 'Persona 7.3 (ANA-P73)', 'Persona 4.4 (ANA-P44)',
+      'Titolare effettivo 10%', 'Titolari effettivi calcolati sulla catena: Proprietà (art. 20, comma 2)', 'Quota effettiva', 'Legami registrati del soggetto']) {
+      assert.ok(all.includes(fact), `missing: ${fact}`);
+    }
+    // Drawn, so not in the table: the first twenty boxes, five levels at most.
+    assert.ok(!all.includes('Holding livello 4 S.p.A. (ANA-L4)'));
   });
 
   it('signs a manifest naming the PDF\'s SHA-256 with the platform key, and fails on one changed byte', async () => {

@@ -10,6 +10,7 @@ import {
 } from '../records';
 import { explainAssessment, listAssessments, VALUTAZIONE_STATO_LABELS, type AssessmentListQuery } from '../risk';
 import { listaLabel, screeningForCustomer } from '../screening';
+import { collectOwnershipStructure, type DossierStructure } from './dossier.structure';
 
 /**
  * What a customer dossier prints, read in one tenant transaction (row-level security applies to
@@ -27,6 +28,8 @@ export interface DossierData {
   subject: { cod_anagrafe: string; denominazione: string; tipo_soggetto: string; fields: { label: string; value: string }[] };
   relationships: { cod_rapporto: string; tipo: string; stato: string; ruolo: string; apertura: string; chiusura: string | null; altri: string }[];
   owners: DossierOwner[];
+  /** The whole chain above a company and its beneficial owners (null for a natural person, or when not chosen). */
+  structure: DossierStructure | null;
   documents: { tipo: string; numero: string; rilascio: string | null; scadenza: string | null; stato: string }[];
   cdd: { codice: string; livello: string; motivo: string; stato: string; aperta: string; chiusa: string | null }[];
   edd: { codice: string; motivi: string; stato: string; aperta: string; chiusa: string | null }[];
@@ -66,7 +69,7 @@ export async function collectDossierData(trx: Knex.Transaction, codAzienda: stri
       fields: IDENTITY_FIELDS.filter((f) => row[f] !== null && row[f] !== undefined && row[f] !== '')
         .map((f) => ({ label: CAMPO_ANAGRAFE_LABELS[f] ?? f, value: formatFieldValue(f, row[f]) })),
     },
-    relationships: [], owners: [], documents: [], cdd: [], edd: [],
+    relationships: [], owners: [], structure: null, documents: [], cdd: [], edd: [],
     risk: { classe: c.classe_rischio ? label(CLASSE_RISCHIO_LABELS, c.classe_rischio) : null, punteggio: c.punteggio_rischio, valutazione: null },
     screening: null, movements: [], cases: [],
   };
@@ -84,6 +87,7 @@ export async function collectDossierData(trx: Knex.Transaction, codAzienda: stri
       // A link from this subject to another names the other as its owner, representative...; a link into it, the other way.
       posizione: l.direzione === 'da' ? 'sopra' : 'sotto', persona: l.altro.tipo_soggetto === 'persona_fisica', pep: l.altro.pep, attivo: l.attivo,
     }));
+    if (c.tipo_soggetto !== 'persona_fisica') data.structure = await collectOwnershipStructure(trx, c, record.links);
   }
   if (has('documenti')) {
     data.documents = record.documents.map((d) => ({

@@ -1,5 +1,6 @@
 import type { DossierData, DossierOwner } from './dossier.data';
 import { ensureSpace, euro, MARGIN } from './dossier.layout';
+import type { DossierChainNode, DossierStructure } from './dossier.structure';
 
 type Doc = PDFKit.PDFDocument;
 const INK = '#1d3557';
@@ -72,6 +73,84 @@ export function drawOwnershipStructure(doc: Doc, subject: DossierData['subject']
     .text(`Le frecce vanno da chi possiede, controlla o rappresenta a chi è posseduto; tratteggio: legame cessato.${hidden > 0 ? ` Altri ${hidden} legami nella tabella.` : ''}`, MARGIN)
     .fillColor('black').font('Helvetica').fontSize(9.5);
   doc.moveDown(0.5);
+}
+
+/** How much of the chain is drawn: past these, the subjects are listed in a table under the drawing. */
+export const CHAIN_MAX_LEVELS = 5;
+export const CHAIN_MAX_BOXES = 20;
+
+/** A box of the chain: the name, the code (and PEP), and the beneficial owner's mark with its effective share. */
+function chainBox(doc: Doc, x: number, y: number, w: number, h: number, n: DossierChainNode, strong: boolean) {
+  doc.save().lineWidth(strong || n.titolare ? 1.6 : 0.8).strokeColor(n.titolare ? '#2b8a3e' : INK).fillColor(strong ? '#e8eef6' : n.titolare ? '#ebfbee' : '#ffffff');
+  (n.persona ? doc.roundedRect(x, y, w, h, 10) : doc.rect(x, y, w, h)).fillAndStroke();
+  doc.restore();
+  doc.fillColor('black').font('Helvetica-Bold').fontSize(7.5).text(n.denominazione, x + 4, y + 4, { width: w - 8, height: 18, align: 'center', ellipsis: true });
+  doc.font('Helvetica').fontSize(6.5).fillColor(MUTED).text(`${n.cod_anagrafe}${n.pep ? ' · PEP' : ''}`, x + 4, y + h - (n.titolare ? 21 : 12), { width: w - 8, align: 'center', lineBreak: false, ellipsis: true });
+  if (n.titolare) doc.font('Helvetica-Bold').fillColor('#2b8a3e').text(n.titolare, x + 2, y + h - 11, { width: w - 4, align: 'center', lineBreak: false, ellipsis: true });
+  doc.fillColor('black').font('Helvetica');
+}
+
+/**
+ * The whole ownership chain, one row per level: the natural persons at the top, the customer at
+ * the foot, each arrow from the holder down to what it holds with its share or kind of control,
+ * the beneficial owners marked with their effective share; what the customer holds a stake in in
+ * a row below it. At most CHAIN_MAX_LEVELS rows of five boxes and CHAIN_MAX_BOXES boxes in all:
+ * the subjects left out are returned, for the table under the drawing.
+ */
+export function drawOwnershipChain(doc: Doc, structure: DossierStructure, held: DossierOwner[]): DossierChainNode[] {
+  const width = doc.page.width - 2 * MARGIN;
+  const bw = 92;
+  const bh = 44;
+  const gap = 52;
+  const rows: DossierChainNode[][] = [];
+  const hidden: DossierChainNode[] = [];
+  let drawn = 0;
+  for (const n of [...structure.nodes].sort((a, b) => a.livello - b.livello)) {
+    const row = (rows[n.livello] ??= []);
+    if (n.livello >= CHAIN_MAX_LEVELS || row.length >= MAX_PER_ROW || drawn >= CHAIN_MAX_BOXES) { hidden.push(n); continue; }
+    row.push(n);
+    drawn++;
+  }
+  const levels = rows.filter((r) => r.length).length;
+  const below = held.slice(0, MAX_PER_ROW);
+  const height = levels * bh + (levels - 1) * gap + (below.length ? gap + bh : 0) + 20;
+  ensureSpace(doc, height);
+  const top = doc.y + 6;
+  const rowXs = (n: number) => Array.from({ length: n }, (_, i) => MARGIN + (width / n) * (i + 0.5) - bw / 2);
+  const at = new Map<string, { x: number; y: number }>();
+  rows.forEach((row, level) => rowXs(row.length).forEach((x, i) => at.set(row[i]!.cod_anagrafe, { x, y: top + (levels - 1 - level) * (bh + gap) })));
+  const label = (text: string, x: number, y: number) =>
+    doc.font('Helvetica').fontSize(6.5).fillColor(INK).text(text, x - 45, y - 4, { width: 90, align: 'center', lineBreak: false, ellipsis: true }).fillColor('black');
+
+  for (const e of structure.edges) {
+    const from = at.get(e.da);
+    const to = at.get(e.a);
+    if (!from || !to) continue;
+    // Down from the holder's foot to the held one's head; a holding against the levels (a cross-holding) goes up or sideways.
+    const [x1, y1, x2, y2] = from.y < to.y ? [from.x + bw / 2, from.y + bh, to.x + bw / 2, to.y]
+      : from.y > to.y ? [from.x + bw / 2, from.y, to.x + bw / 2, to.y + bh]
+        : [from.x + (from.x < to.x ? bw : 0), from.y + bh / 2, to.x + (from.x < to.x ? 0 : bw), to.y + bh / 2];
+    arrow(doc, x1, y1, x2, y2, false);
+    label(e.etichetta, x1 + (x2 - x1) * 0.45, y1 + (y2 - y1) * 0.45);
+  }
+  const root = structure.nodes[0]!.cod_anagrafe;
+  for (const [cod, p] of at) chainBox(doc, p.x, p.y, bw, bh, structure.nodes.find((n) => n.cod_anagrafe === cod)!, cod === root);
+  const subject = at.get(root)!;
+  const belowY = subject.y + bh + gap;
+  rowXs(below.length).forEach((x, i) => {
+    const o = below[i]!;
+    box(doc, x, belowY, bw, bh, o.denominazione, o.cod_anagrafe, { person: o.persona, dashed: !o.attivo });
+    const [x1, y1, x2, y2] = [subject.x + bw / 2, subject.y + bh, x + bw / 2, belowY];
+    arrow(doc, x1, y1, x2, y2, !o.attivo);
+    label([o.tipo, o.percentuale === null ? null : `${o.percentuale.toLocaleString('it-IT')}%`].filter(Boolean).join(' '), (x1 + x2) / 2, (y1 + y2) / 2);
+  });
+  doc.x = MARGIN;
+  doc.y = top + height - 14;
+  doc.font('Helvetica-Oblique').fontSize(7.5).fillColor(MUTED)
+    .text(`Le frecce vanno da chi possiede, controlla o rappresenta a chi è posseduto; in verde i titolari effettivi con la quota effettiva.${hidden.length ? ` Altri ${hidden.length} soggetti della catena nella tabella.` : ''}`, MARGIN)
+    .fillColor('black').font('Helvetica').fontSize(9.5);
+  doc.moveDown(0.5);
+  return hidden;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { DossierSection } from '../../../workflows/dossier/dossier.sections';
 import type { DossierData } from './dossier.data';
-import { drawMovementsChart, drawOwnershipStructure } from './dossier.drawings';
+import type { DossierStructure } from './dossier.structure';
+import { drawMovementsChart, drawOwnershipChain, drawOwnershipStructure } from './dossier.drawings';
 import { DOSSIER_SECTION_LABELS } from './dossier.labels';
 import { dateIt, dateTimeIt, ensureSpace, euro, MARGIN, pageFooter } from './dossier.layout';
 
@@ -57,6 +58,34 @@ function keyValues(doc: Doc, rows: { label: string; value: string }[]) {
   doc.x = MARGIN;
 }
 
+/**
+ * The chain drawn level by level, the subjects the drawing leaves out, then the beneficial owners
+ * as the UBO engine computed them on the chain (art. 20: ownership, control, or the senior
+ * managers as the fallback), each with its effective share and the reason.
+ */
+function ownershipChain(doc: Doc, d: DossierData, st: DossierStructure) {
+  const hidden = drawOwnershipChain(doc, st, d.owners.filter((o) => o.posizione === 'sotto'));
+  const names = new Map(st.nodes.map((n) => [n.cod_anagrafe, n.denominazione]));
+  if (hidden.length) {
+    doc.font('Helvetica-Bold').text('Soggetti della catena non disegnati', MARGIN).font('Helvetica');
+    table(doc, ['Soggetto', 'Livello', 'Legami', 'Titolare effettivo'], [0.3, 0.08, 0.42, 0.2], hidden.map((n) => [
+      `${n.denominazione} (${n.cod_anagrafe})${n.pep ? ' · PEP' : ''}`, String(n.livello),
+      st.edges.filter((e) => e.da === n.cod_anagrafe).map((e) => `${e.etichetta} di ${names.get(e.a) ?? e.a}`).join('; '), n.titolare ?? 'No',
+    ]));
+  }
+  doc.moveDown(0.3).font('Helvetica-Bold').text(`Titolari effettivi calcolati sulla catena: ${st.criterio}`, MARGIN).font('Helvetica');
+  if (!st.titolari.length) none(doc, 'Nessun titolare effettivo individuato dai legami registrati.');
+  else {
+    table(doc, ['Titolare effettivo', 'Quota effettiva', 'Quota art. 20', 'Motivo', 'Riferimento'], [0.24, 0.14, 0.12, 0.22, 0.28],
+      st.titolari.map((t) => [`${t.denominazione}${t.cod_anagrafe ? ` (${t.cod_anagrafe})` : ''}`, t.quota_effettiva, t.quota_attribuita, t.motivo, t.riferimento]));
+  }
+  if (st.note.length) {
+    doc.font('Helvetica-Oblique').fontSize(8).fillColor('#555555');
+    for (const n of st.note) { ensureSpace(doc, 12); doc.text(n, MARGIN); }
+    doc.fillColor('black').font('Helvetica').fontSize(9.5).moveDown(0.3);
+  }
+}
+
 const SECTION_WRITERS: Record<DossierSection, (doc: Doc, d: DossierData) => void> = {
   identita: (doc, d) => keyValues(doc, [{ label: 'Codice anagrafico', value: d.subject.cod_anagrafe }, { label: 'Denominazione', value: d.subject.denominazione }, ...d.subject.fields]),
   rapporti: (doc, d) => {
@@ -65,8 +94,12 @@ const SECTION_WRITERS: Record<DossierSection, (doc: Doc, d: DossierData) => void
       d.relationships.map((r) => [r.cod_rapporto, r.tipo, r.ruolo, r.stato, dateIt(r.apertura), dateIt(r.chiusura), r.altri]));
   },
   titolari: (doc, d) => {
-    if (!d.owners.length) return none(doc, 'Nessun titolare effettivo o legame registrato.');
-    drawOwnershipStructure(doc, d.subject, d.owners);
+    const st = d.structure;
+    if (!d.owners.length && !st?.edges.length) return none(doc, 'Nessun titolare effettivo o legame registrato.');
+    if (st && st.edges.length) ownershipChain(doc, d, st);
+    else drawOwnershipStructure(doc, d.subject, d.owners);
+    if (!d.owners.length) return;
+    doc.moveDown(0.3).font('Helvetica-Bold').text('Legami registrati del soggetto', MARGIN).font('Helvetica');
     table(doc, ['Soggetto', 'Legame', 'Quota', 'Controllo', 'PEP', 'In vigore'], [0.34, 0.2, 0.08, 0.18, 0.08, 0.12],
       d.owners.map((o) => [`${o.denominazione} (${o.cod_anagrafe})`, `${o.tipo}${o.posizione === 'sotto' ? ' (di questo soggetto)' : ''}`,
         o.percentuale === null ? '—' : `${o.percentuale.toLocaleString('it-IT')}%`, o.controllo ?? '—', o.pep ? 'Sì' : 'No', o.attivo ? 'Sì' : 'No']));
