@@ -176,6 +176,12 @@ export async function up(knex: Knex): Promise<void> {
            else 'application/octet-stream' end,
       octet_length(e.document_content), 'esign', e.id::text, 'Firmato da ' || e.signer_nome, 'record', e.created_by, coalesce(e.signed_at, e.updated_at)
     from esign_ceremonies e where e.stato = 'signed' and e.document_sha256 is not null order by e.signed_at`);
+  // Customer dossiers index themselves (recordSpineDocument in the generation's transaction); the ones
+  // generated before this migration are backfilled here, as their activity would have written them.
+  await knex.raw(`insert into documenti_spine (id, cod_azienda, tipo, sorgente_id, sha256, nome_file, mime, dimensione, cod_anagrafe, record_tipo, record_id, descrizione, archivio, created_by, created_at)
+    select gen_random_uuid(), d.cod_azienda, 'dossier', d.id::text, d.pdf_sha256, 'fascicolo-' || d.cod_anagrafe || '-' || left(d.id::text, 8) || '.pdf', 'application/pdf',
+      d.pdf_bytes, d.cod_anagrafe, 'dossier', d.id::text, 'Fascicolo del cliente ' || d.cod_anagrafe, 'record', d.created_by, d.created_at
+    from dossiers d order by d.created_at`);
 
   await enableTenantRls(knex, 'documenti_spine');
   const visible = '(sos_id is null or exists (select 1 from sos_reports r where r.id = sos_id))';

@@ -17,7 +17,6 @@ export const PLANNED_AREAS: NavEntry[] = [
   { section: 'Clienti', label: 'KYB', href: '/admin/kyb', roles: STAFF, order: 60 },
   { section: 'Clienti', label: 'Documenti', href: '/documenti', roles: STAFF, order: 70 },
   { section: 'Monitoraggio', label: 'Travel rule', href: '/admin/travel-rule', roles: STAFF, order: 40 },
-  { section: 'Indagini', label: 'Fascicoli', href: '/dossier', roles: STAFF, order: 40 },
   { section: 'Rischio', label: 'Panoramica rischio', href: '/rischio', roles: STAFF, order: 10 },
   { section: 'Rischio', label: 'Matrice', href: '/rischio/matrice', roles: STAFF, order: 20 },
   { section: 'Rischio', label: 'Autovalutazione', href: '/rischio/autovalutazione', roles: STAFF, order: 30 },

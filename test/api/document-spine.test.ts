@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { migrationsDir } from '../../src/db/bootstrap';
+import { migrationsDir, prepareDatabase } from '../../src/db/bootstrap';
+import { databaseSetup } from '../../src/config';
 import { DocumentStore } from '../../src/domains/onboarding';
 import { retentionOf } from '../../src/domains/spine';
 import { getTestEnv, type TestEnv, type TestUser } from '../helpers/env';
@@ -320,8 +321,14 @@ describe('document spine API and pages', function () {
       .orderBy(['cod_azienda', 'tipo', 'sorgente_id'])).map((r) => JSON.stringify(r));
     const before = await kinds();
     assert.ok(before.some((r) => r.includes('"sos_allegato"')) && before.some((r) => r.includes('"documento"')));
-    await env.ownerDb.migrate.down(opts);
-    await env.ownerDb.migrate.up(opts);
-    assert.deepEqual(await kinds(), before);
+    try {
+      await env.ownerDb.migrate.down(opts);
+      await env.ownerDb.migrate.up(opts);
+      assert.deepEqual(await kinds(), before);
+    } finally {
+      // The table is new again: the roles' grants (given at start, not by migrations) and any
+      // migration left undone are restored for the files that run after this one.
+      await prepareDatabase(env.ownerDb, databaseSetup(env.deps.config));
+    }
   });
 });

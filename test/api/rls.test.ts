@@ -13,6 +13,8 @@ import { getTestEnv, type TestEnv } from '../helpers/env';
 
 /** The SOS tables' tipping-off policy (migrations/20261210000100_create_sos.ts). */
 const SOS_POLICY = 'sos_confidential';
+/** A filing made from an SOS is reserved to the report's roles (migrations/20261215000100_sos_filing_lists.ts). */
+const RESERVED_FILING_POLICY = 'filings_riservate';
 
 interface TableSecurity {
   relname: string;
@@ -196,7 +198,8 @@ describe('row-level security catalogue and behaviour (as the application role)',
     assert.ok(tables.length >= 20, `only ${tables.length} tenant tables`);
     for (const t of tables) {
       // The SOS tables add one restrictive policy (tipping-off, docs/sos.md): checked apart, below.
-      const mine = rows.filter((r) => r.tablename === t && r.policyname !== SOS_POLICY);
+      // So does the filings table for the filings made from an SOS, checked apart too.
+      const mine = rows.filter((r) => r.tablename === t && r.policyname !== SOS_POLICY && !(t === 'filings' && r.policyname === RESERVED_FILING_POLICY));
       assert.deepEqual(mine.map((r) => r.policyname), [PLATFORM_POLICY, TENANT_POLICY], t);
       const [platform, tenant] = mine as [typeof rows[0], typeof rows[0]];
       assert.equal(tenant.roles, '{public}', t);
@@ -216,6 +219,11 @@ describe('row-level security catalogue and behaviour (as the application role)',
       assert.deepEqual([r.permissive, r.roles], ['RESTRICTIVE', '{public}'], r.tablename);
       assert.match(r.qual, r.tablename === 'sos_reports' ? /app_current_roles\(\).*app_current_user\(\)/s : /sos_reports/, r.tablename);
     }
+    const { rows: reserved } = await env.ownerDb.raw<{ rows: { tablename: string; permissive: string; roles: string; qual: string; with_check: string }[] }>(
+      "select tablename, permissive, roles::text as roles, qual, with_check from pg_policies where schemaname = 'public' and policyname = ?", [RESERVED_FILING_POLICY]);
+    assert.deepEqual(reserved.map((r) => [r.tablename, r.permissive, r.roles]), [['filings', 'RESTRICTIVE', '{public}']]);
+    assert.match(reserved[0]!.qual, /riservata.*app_current_roles\(\).*sos.*co/s);
+    assert.equal(reserved[0]!.with_check, reserved[0]!.qual);
   });
 
   it('a tenant list query uses the index on cod_azienda (the predicate is an InitPlan value, not an OR)', async () => {

@@ -62,9 +62,9 @@ describe('browser: the staff home dashboard', function () {
 
     // An area not built yet: marked in the navigation, and its page names it.
     await page.goto(`${env.baseUrl}/`);
-    await page.getByRole('link', { name: /Fascicoli\s+in preparazione/ }).click();
-    await page.getByText('Fascicoli: area in preparazione').waitFor();
-    assert.match(await page.content(), /sezione Indagini/);
+    await page.getByRole('link', { name: /Rimediazioni\s+in preparazione/ }).click();
+    await page.getByText('Rimediazioni: area in preparazione').waitFor();
+    assert.match(await page.content(), /sezione Governance/);
     await screenshot(page, 'home-03-area-in-preparazione');
     assert.deepEqual(await seriousA11yViolations(page), []);
     await ctx.close();

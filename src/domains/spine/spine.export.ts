@@ -6,10 +6,13 @@ import { listSpineQuery } from './spine.schemas';
 
 /**
  * The spine's list as the registry knows it, with its export (GET /api/export/documenti-spine). The
- * export reads without the caller's principal, so it never holds an SOS attachment (docs/document-spine.md).
+ * export never holds an SOS attachment, whoever asks (docs/document-spine.md): a file leaves the
+ * platform, and an SOS document's every read belongs in its report's own audit chain. Exports now
+ * read under the caller's principal (docs/lists.md), so the rows are left out here, by the query.
  */
 export const spineExportedList = defineList({
   ...spineList,
+  from: (db) => db('documenti_spine').whereNull('sos_id'),
   export: {
     entity: 'documenti-spine', roles: STAFF_READ, query: () => listSpineQuery,
     columns: {
