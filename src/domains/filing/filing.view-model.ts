@@ -6,12 +6,26 @@ import { GOAML_JURISDICTIONS } from './goaml/jurisdiction';
 interface Finding { code: string; path: string; message: string; source: string }
 
 /** The content as one line per field (its path and value), each with the findings about it. Pure. */
+const GOAML_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):\d{2}$/;
+
+/**
+ * A value as a person reads it: goAML's dates (`2026-05-26T10:00:00`, the FIU's local time, no zone)
+ * as dd/mm/yyyy, with the time when there is one. Written from the text, not through an instant: the
+ * value names no zone to convert from.
+ */
+export function goamlDisplay(value: string): string {
+  const m = GOAML_DATETIME.exec(value.trim());
+  if (!m) return value;
+  const day = `${m[3]}/${m[2]}/${m[1]}`;
+  return m[4] === '00' && m[5] === '00' ? day : `${day} ${m[4]}:${m[5]}`;
+}
+
 export function contentRows(content: unknown, findings: Finding[]) {
-  const rows: { path: string; value: string; findings: Finding[] }[] = [];
+  const rows: { path: string; value: string; display: string; findings: Finding[] }[] = [];
   const walk = (v: unknown, path: string) => {
     if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k);
-    else rows.push({ path, value: String(v ?? ''), findings: [] });
+    else rows.push({ path, value: String(v ?? ''), display: goamlDisplay(String(v ?? '')), findings: [] });
   };
   walk(content, '');
   // A repeated element written once in the content is path "x" there and "x[0]" for the validator.

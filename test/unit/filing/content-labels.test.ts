@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { contentSections, placeOf } from '../../../src/domains/filing/filing.content-labels';
+import { goamlDisplay } from '../../../src/domains/filing/filing.view-model';
 
 describe('filing page: the goAML content by section, with Italian names', () => {
   it('places each field under the report, an operation or a party of it, named in Italian', () => {
@@ -19,5 +20,12 @@ describe('filing page: the goAML content by section, with Italian names', () => 
     const s = contentSections(rows);
     assert.deepEqual(s.map((x) => x.key), ['report', 'transactions', 'parties']);
     assert.deepEqual(s[0]!.groups[0]!.rows.map((r) => r.label), ['Motivo della segnalazione', 'Codice del segnalante']);
+  });
+
+  it('shows goAML dates as a person reads them, from the text (no zone to convert from)', () => {
+    assert.equal(goamlDisplay('2026-05-26T10:00:00'), '26/05/2026 10:00');
+    assert.equal(goamlDisplay('1989-07-02T00:00:00'), '02/07/1989');
+    assert.equal(goamlDisplay('STR'), 'STR');
+    assert.equal(goamlDisplay('2026-05-26'), '2026-05-26', 'not a goAML date-time: left as written');
   });
 });
